@@ -1,0 +1,30 @@
+"""Extractors of ONNX elementwise operators that map one-to-one to OpenVINO operations."""
+from __future__ import annotations
+
+from extensions.load.onnx.attributes import OnnxExtractor
+
+# ONNX op type -> internal op; the attributes these ops have in ONNX need no translation.
+ONE_TO_ONE = {
+    "Abs": "Abs", "Acos": "Acos", "Acosh": "Acosh", "Asin": "Asin", "Asinh": "Asinh", "Atan": "Atan",
+    "Atanh": "Atanh", "Ceil": "Ceiling", "Cos": "Cos", "Cosh": "Cosh", "Erf": "Erf", "Exp": "Exp",
+    "Floor": "Floor", "Log": "Log", "Neg": "Negative", "Relu": "ReLU", "Sigmoid": "Sigmoid",
+    "Sign": "Sign", "Sin": "Sin", "Sinh": "Sinh", "Sqrt": "Sqrt", "Tan": "Tan", "Tanh": "Tanh",
+    "Softplus": "SoftPlus", "Softsign": "SoftSign", "Mish": "Mish", "HardSwish": "HSwish",
+    "Not": "LogicalNot", "BitwiseNot": "BitwiseNot", "IsNaN": "IsNaN", "Identity": "Identity",
+    "Sub": "Subtract", "Mul": "Multiply", "Div": "Divide", "Pow": "Power",
+    "Equal": "Equal", "Less": "Less", "LessOrEqual": "LessEqual", "Greater": "Greater",
+    "GreaterOrEqual": "GreaterEqual", "And": "LogicalAnd", "Or": "LogicalOr", "Xor": "LogicalXor",
+    "BitwiseAnd": "BitwiseAnd", "BitwiseOr": "BitwiseOr", "BitwiseXor": "BitwiseXor",
+    "PRelu": "PRelu", "Where": "Select", "Add": "Add",
+}
+
+
+class OneToOneExtractor(OnnxExtractor):
+    """ONNX ops whose OpenVINO counterpart has the same inputs and no attributes to translate."""
+
+    op_types = tuple(ONE_TO_ONE)
+
+    @classmethod
+    def extract(cls, node):
+        registry = node.graph.graph["registry"]
+        registry.op(ONE_TO_ONE[node.fw_op]).update_node(node)

@@ -1,0 +1,148 @@
+"""Builds an op-form Graph from an ONNX GraphProto (the main graph or an If/Loop/Scan body).
+
+One node per ONNX node (``fw_op`` = op type, ``domain``, ``opset`` = the version of its domain,
+``pb`` = the NodeProto), a Parameter per graph input that is not an initializer, a Const per
+initializer, a Result per graph output. A body graph may read tensors of the enclosing graphs by
+name: each such name becomes a Parameter of the body listed in ``graph.graph['outer_inputs']``,
+and the node that owns the body gets that tensor as an extra input.
+"""
+from __future__ import annotations
+
+from extensions.load.onnx.tensors import tensor_to_array, type_proto_info
+from mo.errors import InputModelError
+from mo.graph.graph import Graph
+
+DEFAULT_DOMAINS = ("", "ai.onnx")
+
+
+def opset_table(opset_imports) -> dict[str, int]:
+    table = {}
+    for o in opset_imports:
+        table["" if o.domain in DEFAULT_DOMAINS else o.domain] = int(o.version)
+    return table
+
+
+class OnnxGraphBuilder:
+    """Turns GraphProtos into Graphs; shared by the main graph and every nested body."""
+
+    def __init__(self, registry, opsets: dict[str, int], model_dir: str | None, expander=None):
+        self.registry = registry
+        self.opsets = opsets
+        self.model_dir = model_dir
+        self.expander = expander
+
+    def new_graph(self) -> Graph:
+        graph = Graph()
+        graph.graph.update(registry=self.registry, framework="onnx", opsets=self.opsets,
+                           model_dir=self.model_dir, outer_inputs={})
+        return graph
+
+    def build(self, graph_proto, is_body: bool = False) -> Graph:
+        graph = self.new_graph()
+        tensors: dict[str, tuple[str, int]] = {}   # tensor name -> (node id, out port)
+        const_op = self.registry.op("Const")
+        param_op = self.registry.op("Parameter")
+
+        for init in list(graph_proto.initializer) + [s.values for s in graph_proto.sparse_initializer]:
+            value, et = tensor_to_array(init, self.model_dir)
+            node = const_op.create(graph, (), name=init.name, value=value, element_type=et)
+            node.out_port(0).add_tensor_names([init.name])
+            tensors[init.name] = (node.id, 0)
+
+        for inp in graph_proto.input:
+            if inp.name in tensors:
+                continue   # an initializer listed as input: its value is the default, kept constant
+            et, shape = type_proto_info(inp.type)
+            if not inp.type.HasField("tensor_type") and inp.type.WhichOneof("value") is not None:
+                kind = inp.type.WhichOneof("value")
+                if not is_body:
+                    raise InputModelError(f"Model input '{inp.name}' is a {kind}; only tensor inputs can be converted.")
+            node = param_op.create(graph, (), name=inp.name, shape=shape, element_type=et or "f32")
+            node["onnx_input"] = True
+            if et is None:
+                node["element_type_unknown"] = True
+            node.out_port(0).add_tensor_names([inp.name])
+            tensors[inp.name] = (node.id, 0)
+
+        for proto in graph_proto.node:
+            self._add_node(graph, proto, tensors)
+
+        result_op = self.registry.op("Result")
+        for out in graph_proto.output:
+            src = self._source(graph, out.name, tensors)
+            if src is None:
+                raise InputModelError(f"Graph output '{out.name}' is not produced by any node.")
+            result = result_op.create(graph, (), name=f"{out.name}/sink_port_0")
+            graph.node(src[0]).out_port(src[1]).connect(result.in_port(0))
+            et, shape = type_proto_info(out.type)
+            result["onnx_output"] = out.name
+            result["declared_type"] = et
+            result["declared_shape"] = shape
+        return graph
+
+    def _source(self, graph, name: str, tensors: dict) -> tuple[str, int] | None:
+        """Producer of tensor ``name``; in a body, an unknown name comes from the outer graph."""
+        if name in tensors:
+            return tensors[name]
+        if graph.graph.get("is_body"):
+            param = self.registry.op("Parameter").create(graph, (), name=name, shape=None, element_type="f32")
+            param["outer_name"] = name
+            param["element_type_unknown"] = True
+            graph.graph["outer_inputs"][name] = param.id
+            tensors[name] = (param.id, 0)
+            return tensors[name]
+        return None
+
+    def build_body(self, graph_proto) -> Graph:
+        """A nested graph (If branch, Loop/Scan body)."""
+        sub = OnnxGraphBuilder(self.registry, self.opsets, self.model_dir, self.expander)
+        saved = sub.new_graph
+        sub.new_graph = lambda: _mark_body(saved())
+        return sub.build(graph_proto, is_body=True)
+
+    def _add_node(self, graph, proto, tensors: dict, opset: int | None = None) -> None:
+        domain = "" if proto.domain in DEFAULT_DOMAINS else proto.domain
+        if self.expander is not None and self.expander.should_expand(proto, domain):
+            body = self.expander.expand(proto, domain)
+            if body is not None:
+                for inner, inner_opset in body:
+                    self._add_node(graph, inner, tensors, inner_opset)
+                return
+        name = proto.name or (proto.output[0] if proto.output else proto.op_type)
+        node = graph.add_op({"name": name, "fw_op": proto.op_type, "domain": domain, "pb": proto,
+                             "opset": opset if opset is not None else self.opsets.get(domain, 1),
+                             "op": None})
+        node["num_outputs"] = len(proto.output)
+        for i, tensor in enumerate(proto.input):
+            if not tensor:
+                continue
+            src = self._source(graph, tensor, tensors)
+            if src is None:
+                raise InputModelError(
+                    f"Input '{tensor}' of node '{name}' ({proto.op_type}) is not produced by any node, "
+                    f"graph input or initializer.")
+            graph.link(src[0], src[1], node.id, i)
+        bodies = {}
+        for attr in proto.attribute:
+            if attr.type == attr.GRAPH:
+                bodies[attr.name] = self.build_body(attr.g)
+        if bodies:
+            node["bodies"] = bodies
+            extra = []
+            for body in bodies.values():
+                extra.extend(n for n in body.graph["outer_inputs"] if n not in extra)
+            node["outer_names"] = extra
+            for j, tensor in enumerate(extra):
+                src = self._source(graph, tensor, tensors)
+                if src is None:
+                    raise InputModelError(f"Tensor '{tensor}' used in a body of node '{name}' is not defined.")
+                graph.link(src[0], src[1], node.id, len(proto.input) + j)
+        for i, tensor in enumerate(proto.output):
+            if tensor:
+                node.out_port(i).add_tensor_names([tensor])
+                tensors[tensor] = (node.id, i)
+
+
+def _mark_body(graph: Graph) -> Graph:
+    graph.graph["is_body"] = True
+    return graph

@@ -1,0 +1,68 @@
+"""ONNX loader: reads a .onnx file (or a ModelProto) into an op-form Graph."""
+from __future__ import annotations
+
+import os
+
+from extensions.load.onnx.functions import FunctionExpander
+from extensions.load.onnx.graph_builder import OnnxGraphBuilder, opset_table
+from mo.errors import InputModelError
+from mo.front.loader import Loader
+from mo.graph.graph import Graph
+
+
+def read_model_proto(path: str):
+    """Parse an ONNX file, turning every way it can be broken into one InputModelError."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    if not os.path.isfile(path):
+        raise InputModelError(f"Model file '{path}' does not exist.")
+    try:
+        model = onnx.load_model(path, load_external_data=False)
+    except (DecodeError, ValueError, RuntimeError, OSError) as e:
+        raise InputModelError(
+            f"'{path}' is not a readable ONNX model: the file is truncated, corrupt or of another "
+            f"format ({type(e).__name__}: {e}).") from None
+    check_model_proto(model, path)
+    return model
+
+
+def check_model_proto(model, where: str) -> None:
+    if model.ir_version <= 0 or not model.HasField("graph") or not model.opset_import:
+        raise InputModelError(
+            f"'{where}' is not an ONNX model (it parses, but has no IR version, opset or graph): "
+            f"the file is truncated or of another format.")
+
+
+class OnnxLoader(Loader):
+    """Loads ONNX models: opsets per domain, initializers, external data, model-local functions
+    (inlined), ONNX functions for ops without an extractor (expanded), and nested bodies."""
+
+    framework = "onnx"
+    suffixes = (".onnx",)
+
+    @classmethod
+    def accepts(cls, path) -> bool:
+        if not isinstance(path, str):
+            return type(path).__name__ == "ModelProto"
+        return super().accepts(path)
+
+    def load(self, options) -> Graph:
+        model_input = options.input_model
+        if isinstance(model_input, str):
+            model = read_model_proto(model_input)
+            model_dir = os.path.dirname(os.path.abspath(model_input))
+        else:
+            model = model_input
+            check_model_proto(model, "the ModelProto given")
+            model_dir = None
+        registry = options.registry
+        if model.functions:
+            import onnx.inliner
+            model = onnx.inliner.inline_local_functions(model)
+        opsets = opset_table(model.opset_import)
+        expander = FunctionExpander(registry, opsets, model)
+        builder = OnnxGraphBuilder(registry, opsets, model_dir, expander)
+        graph = builder.build(model.graph)
+        graph.graph["model_name"] = model.graph.name or "model"
+        return graph

@@ -1,0 +1,437 @@
+"""Shape and data movement operations: ShapeOf, Reshape, Squeeze, Unsqueeze, Transpose, Concat,
+Broadcast, Tile, Split, VariadicSplit, Range, Pad, ReverseSequence."""
+from __future__ import annotations
+
+import numpy as np
+
+from mo.ops.op import Op
+from mo.utils.shape import DYN, broadcast_shapes, dim_product, is_static, normalize_axis
+
+
+class ShapeOf(Op):
+    op = "ShapeOf"
+    version = "opset3"
+    defaults = {"output_type": "i64"}
+    ir_attrs = ("output_type",)
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.output_type)
+
+    @classmethod
+    def infer(cls, node):
+        shape = node.in_shape(0)
+        out = node.out_port(0).data
+        if is_static(shape):
+            out.set_value(np.array(shape, dtype=np.int64 if node.output_type == "i64" else np.int32))
+        else:
+            out.set_shape(None if shape is None else (len(shape),))
+
+
+def reshape_target(in_shape, target, special_zero: bool):
+    """Output shape of Reshape for a known ``target``; -1 infers one dim."""
+    target = [int(t) for t in target]
+    if target.count(-1) > 1:
+        raise ValueError(f"target shape {target} has several -1")
+    out = []
+    for i, t in enumerate(target):
+        if t == 0 and special_zero:
+            if in_shape is None or i >= len(in_shape):
+                raise ValueError(f"special zero at {i} beyond the input rank")
+            out.append(in_shape[i])
+        else:
+            out.append(t)
+    if -1 in target:
+        idx = target.index(-1)
+        known = dim_product([d for i, d in enumerate(out) if i != idx])
+        total = dim_product(in_shape) if in_shape is not None else DYN
+        if total >= 0 and known > 0:
+            if total % known:
+                raise ValueError(f"cannot reshape {list(in_shape)} to {target}")
+            out[idx] = total // known
+        elif total == 0:
+            out[idx] = 0
+        else:
+            out[idx] = DYN
+    elif in_shape is not None and is_static(in_shape) and is_static(out):
+        if dim_product(in_shape) != dim_product(out):
+            raise ValueError(f"cannot reshape {list(in_shape)} to {target}")
+    return tuple(out)
+
+
+class Reshape(Op):
+    op = "Reshape"
+    defaults = {"special_zero": False}
+    ir_attrs = ("special_zero",)
+
+    @classmethod
+    def infer(cls, node):
+        target = node.in_value(1)
+        data = node.in_port(0).data
+        out = node.out_port(0).data
+        if target is None:
+            tshape = node.in_shape(1)
+            out.set_shape(None if tshape is None or tshape[0] < 0 else (DYN,) * tshape[0])
+            return
+        shape = reshape_target(data.get_shape(), target.reshape(-1), node.special_zero)
+        value = data.get_value()
+        if value is not None:
+            out.set_value(value.reshape(shape))
+        else:
+            out.set_shape(shape)
+
+
+def _axes_value(node, port: int, rank: int | None):
+    axes = node.in_value(port)
+    if axes is None:
+        return None
+    return [int(a) for a in np.atleast_1d(axes)]
+
+
+class Squeeze(Op):
+    """Removes the given axes (input 1) or every dimension of size 1."""
+
+    op = "Squeeze"
+    version = "opset15"
+    defaults = {"allow_axis_skip": False}
+    ir_attrs = ("allow_axis_skip",)
+
+    @classmethod
+    def infer(cls, node):
+        shape = node.in_shape(0)
+        out = node.out_port(0).data
+        if shape is None:
+            out.set_shape(None)
+            return
+        if node.is_in_port_connected(1):
+            axes = _axes_value(node, 1, len(shape))
+            if axes is None:
+                out.set_shape(None)
+                return
+            axes = {normalize_axis(a, len(shape)) for a in axes}
+            for a in axes:
+                if shape[a] not in (1, DYN):
+                    raise ValueError(f"cannot squeeze axis {a} of size {shape[a]}")
+        else:
+            if DYN in shape:
+                out.set_shape(None)
+                return
+            axes = {i for i, d in enumerate(shape) if d == 1}
+        new_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+        value = node.in_value(0)
+        if value is not None:
+            out.set_value(value.reshape(new_shape))
+        else:
+            out.set_shape(new_shape)
+
+
+class Unsqueeze(Op):
+    op = "Unsqueeze"
+
+    @classmethod
+    def infer(cls, node):
+        shape = node.in_shape(0)
+        axes = _axes_value(node, 1, None)
+        out = node.out_port(0).data
+        if shape is None or axes is None:
+            out.set_shape(None)
+            return
+        rank = len(shape) + len(axes)
+        axes = sorted(normalize_axis(a, rank) for a in axes)
+        new_shape = list(shape)
+        for a in axes:
+            new_shape.insert(a, 1)
+        value = node.in_value(0)
+        if value is not None:
+            out.set_value(value.reshape(new_shape))
+        else:
+            out.set_shape(tuple(new_shape))
+
+
+class Transpose(Op):
+    op = "Transpose"
+
+    @classmethod
+    def _order(cls, node, rank):
+        order = node.in_value(1)
+        if order is None:
+            return None
+        order = [int(o) for o in np.atleast_1d(order)]
+        if not order:
+            order = list(range(rank - 1, -1, -1))
+        return [normalize_axis(o, rank) for o in order]
+
+    @classmethod
+    def infer(cls, node):
+        shape = node.in_shape(0)
+        out = node.out_port(0).data
+        if shape is None:
+            out.set_shape(None)
+            return
+        order = cls._order(node, len(shape))
+        if order is None:
+            out.set_shape((DYN,) * len(shape))
+            return
+        value = node.in_value(0)
+        if value is not None:
+            out.set_value(np.transpose(value, order))
+        else:
+            out.set_shape(tuple(shape[o] for o in order))
+
+
+class Concat(Op):
+    op = "Concat"
+    defaults = {"axis": 0}
+    ir_attrs = ("axis",)
+
+    @classmethod
+    def evaluate(cls, node, *values):
+        values = [v for v in values if v is not None]
+        return np.concatenate([np.asarray(v) for v in values], axis=node.axis)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shapes = [node.in_shape(i) for i in sorted(node.in_ports())]
+        known = [s for s in shapes if s is not None]
+        if not known:
+            return [None]
+        rank = len(known[0])
+        axis = normalize_axis(node.axis, rank)
+        out = []
+        for i in range(rank):
+            dims = [s[i] for s in known]
+            if i == axis:
+                out.append(DYN if len(known) < len(shapes) or DYN in dims else sum(dims))
+            else:
+                static = [d for d in dims if d >= 0]
+                out.append(static[0] if static else DYN)
+        return [tuple(out)]
+
+    @classmethod
+    def type_infer(cls, node):
+        types = [node.in_dtype(i) for i in sorted(node.in_ports())]
+        node.out_port(0).data.set_dtype(next((t for t in types if t is not None), None))
+
+
+class Broadcast(Op):
+    """Broadcast input 0 to the shape in input 1 (``numpy``/``bidirectional``) or along
+    ``axes_mapping`` (input 2, ``explicit``)."""
+
+    op = "Broadcast"
+    version = "opset3"
+    defaults = {"mode": "numpy"}
+    ir_attrs = ("mode",)
+
+    @classmethod
+    def _out_shape(cls, node, shape, target):
+        if node.mode == "bidirectional":
+            return broadcast_shapes(shape, tuple(target))
+        return tuple(target)
+
+    @classmethod
+    def infer(cls, node):
+        target = node.in_value(1)
+        out = node.out_port(0).data
+        shape = node.in_shape(0)
+        if target is None:
+            tshape = node.in_shape(1)
+            if tshape is None or tshape[0] < 0:
+                out.set_shape(None)
+            else:
+                rank = tshape[0] if node.mode != "bidirectional" or shape is None else max(tshape[0], len(shape))
+                out.set_shape((DYN,) * rank)
+            return
+        target = [int(t) for t in target.reshape(-1)]
+        value = node.in_value(0)
+        if node.mode == "explicit":
+            mapping = node.in_value(2)
+            if value is not None and mapping is not None:
+                new_shape = [1] * len(target)
+                for i, a in enumerate(mapping.reshape(-1)):
+                    new_shape[int(a)] = value.shape[i]
+                out.set_value(np.broadcast_to(value.reshape(new_shape), target).copy())
+            else:
+                out.set_shape(tuple(target))
+            return
+        out_shape = cls._out_shape(node, shape, target)
+        if value is not None and out_shape is not None and is_static(out_shape):
+            out.set_value(np.broadcast_to(value, out_shape).copy())
+        else:
+            out.set_shape(out_shape)
+
+
+class Tile(Op):
+    op = "Tile"
+
+    @classmethod
+    def evaluate(cls, node, x, repeats):
+        return np.tile(x, [int(r) for r in repeats.reshape(-1)])
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        repeats = node.in_value(1)
+        if shape is None:
+            return [None]
+        if repeats is None:
+            rshape = node.in_shape(1)
+            if rshape is None or rshape[0] < 0:
+                return [None]
+            return [(DYN,) * max(len(shape), rshape[0])]
+        repeats = [int(r) for r in repeats.reshape(-1)]
+        rank = max(len(shape), len(repeats))
+        shape = (1,) * (rank - len(shape)) + tuple(shape)
+        repeats = [1] * (rank - len(repeats)) + repeats
+        return [tuple(DYN if d < 0 else d * r for d, r in zip(shape, repeats))]
+
+
+class Split(Op):
+    """Splits input 0 along axis (input 1) into ``num_splits`` equal parts."""
+
+    op = "Split"
+    defaults = {"num_splits": 2}
+    ir_attrs = ("num_splits",)
+
+    @classmethod
+    def outputs_count(cls, node):
+        return node.num_splits
+
+    @classmethod
+    def type_infer(cls, node):
+        for i in range(node.num_splits):
+            node.out_port(i).data.set_dtype(node.in_dtype(0))
+
+    @classmethod
+    def evaluate(cls, node, x, axis):
+        return np.split(x, node.num_splits, axis=int(axis))
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        axis = node.in_value(1)
+        n = node.num_splits
+        if shape is None or axis is None:
+            return [None if shape is None else (DYN,) * len(shape)] * n
+        axis = normalize_axis(int(axis), len(shape))
+        dim = shape[axis]
+        if dim >= 0 and dim % n:
+            raise ValueError(f"dimension {dim} does not split into {n} equal parts")
+        part = dim // n if dim >= 0 else DYN
+        return [tuple(part if i == axis else d for i, d in enumerate(shape))] * n
+
+
+class VariadicSplit(Op):
+    """Splits input 0 along axis (input 1) into parts of the lengths in input 2 (one may be -1)."""
+
+    op = "VariadicSplit"
+
+    @classmethod
+    def outputs_count(cls, node):
+        lengths = node.in_value(2) if node.graph.data_form else None
+        if lengths is not None:
+            return int(lengths.size)
+        return node.get("num_outputs", 1)
+
+    @classmethod
+    def type_infer(cls, node):
+        for i in range(cls.outputs_count(node)):
+            node.out_port(i).data.set_dtype(node.in_dtype(0))
+
+    @classmethod
+    def _lengths(cls, node, dim):
+        lengths = [int(v) for v in node.in_value(2).reshape(-1)]
+        if -1 in lengths and dim >= 0:
+            lengths[lengths.index(-1)] = dim - sum(v for v in lengths if v != -1)
+        return lengths
+
+    @classmethod
+    def evaluate(cls, node, x, axis, lengths):
+        axis = normalize_axis(int(axis), x.ndim)
+        sizes = cls._lengths(node, x.shape[axis])
+        return np.split(x, np.cumsum(sizes)[:-1], axis=axis)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        axis = node.in_value(1)
+        n = cls.outputs_count(node)
+        if shape is None or axis is None or node.in_value(2) is None:
+            return [None if shape is None else (DYN,) * len(shape)] * n
+        axis = normalize_axis(int(axis), len(shape))
+        sizes = cls._lengths(node, shape[axis])
+        return [tuple(s if i == axis else d for i, d in enumerate(shape)) for s in sizes]
+
+
+class Range(Op):
+    """start, stop, step inputs -> 1-D sequence of ``output_type``."""
+
+    op = "Range"
+    version = "opset4"
+    defaults = {"output_type": "i64"}
+    ir_attrs = ("output_type",)
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.output_type)
+
+    @classmethod
+    def evaluate(cls, node, start, stop, step):
+        start, stop, step = (np.asarray(v).reshape(()).item() for v in (start, stop, step))
+        return np.arange(start, stop, step)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        return [(DYN,)]
+
+
+class Pad(Op):
+    """Pads input 0 by pads_begin (input 1) and pads_end (input 2) with ``pad_mode``; the
+    constant mode uses input 3 (default 0). Negative pads crop."""
+
+    op = "Pad"
+    version = "opset12"
+    defaults = {"pad_mode": "constant"}
+    ir_attrs = ("pad_mode",)
+
+    @classmethod
+    def evaluate(cls, node, x, begin, end, value=None):
+        begin = [int(b) for b in begin.reshape(-1)]
+        end = [int(e) for e in end.reshape(-1)]
+        crop = tuple(slice(max(-b, 0), x.shape[i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))
+        x = x[crop]
+        width = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
+        mode = {"constant": "constant", "edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[node.pad_mode]
+        if mode == "constant":
+            return np.pad(x, width, mode="constant", constant_values=0 if value is None else value.reshape(()).item())
+        return np.pad(x, width, mode=mode)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        begin, end = node.in_value(1), node.in_value(2)
+        if shape is None:
+            return [None]
+        if begin is None or end is None:
+            return [(DYN,) * len(shape)]
+        return [tuple(DYN if d < 0 else d + int(b) + int(e)
+                      for d, b, e in zip(shape, begin.reshape(-1), end.reshape(-1)))]
+
+
+class ReverseSequence(Op):
+    op = "ReverseSequence"
+    defaults = {"batch_axis": 0, "seq_axis": 1}
+    ir_attrs = ("batch_axis", "seq_axis")
+
+    @classmethod
+    def evaluate(cls, node, x, lengths):
+        out = x.copy()
+        b_ax = normalize_axis(node.batch_axis, x.ndim)
+        s_ax = normalize_axis(node.seq_axis, x.ndim)
+        for b in range(x.shape[b_ax]):
+            n = int(lengths[b])
+            idx = [slice(None)] * x.ndim
+            idx[b_ax] = b
+            idx[s_ax] = slice(0, n)
+            src = x[tuple(idx)]
+            out[tuple(idx)] = np.flip(src, axis=s_ax - (1 if b_ax < s_ax else 0))
+        return out

@@ -1,0 +1,126 @@
+"""Conversion options: the command-line parser and the checked ``ConversionOptions`` that both
+the CLI and ``convert_model`` produce."""
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from mo.cli.input_spec import InputSpec, parse_input, parse_input_shape, parse_output
+from mo.errors import OptionError
+
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "NOTSET")
+
+
+@dataclass
+class ConversionOptions:
+    """Everything one conversion needs to know, already parsed and checked."""
+
+    input_model: Any = None
+    output_dir: str = "."
+    model_name: str | None = None
+    framework: str | None = None
+    inputs: list[InputSpec] = field(default_factory=list)
+    input_shape: list[tuple] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    batch: int | None = None
+    static_shape: bool = False
+    log_level: str = "ERROR"
+    silent: bool = True
+    extensions: list[str] = field(default_factory=list)
+    compress_to_fp16: bool = False
+    list_transforms: bool = False
+    # what the user gave, as text, for the IR's rt_info
+    given: dict[str, str] = field(default_factory=dict)
+    registry: Any = None
+
+
+def str2bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on", "y"):
+        return True
+    if text in ("0", "false", "no", "off", "n"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected a boolean, got '{value}'")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from mo.version import VERSION
+    p = argparse.ArgumentParser(
+        prog="mo", description="Convert a trained model (ONNX) to OpenVINO IR v11 (.xml + .bin).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
+    p.add_argument("--input_model", "-m", help="Model file to convert (.onnx).")
+    p.add_argument("--output_dir", "-o", default=".", help="Folder for the IR files (default: current folder).")
+    p.add_argument("--model_name", "-n", help="Name of the IR files (default: the model file's name).")
+    p.add_argument("--framework", choices=["onnx"], help="Framework of the model (guessed from the file when absent).")
+    p.add_argument("--input", "-i", help="Model inputs, each with optional shape and type: "
+                   "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension. Naming an inner "
+                   "tensor cuts the graph there.")
+    p.add_argument("--input_shape", help="Shapes of the inputs in order: \"[1,3,224,224],[1,10]\".")
+    p.add_argument("--output", help="Comma-separated tensor names where the graph is cut and its outputs are.")
+    p.add_argument("--batch", "-b", type=int, help="Batch size: sets the first dimension of every input.")
+    p.add_argument("--static_shape", action="store_true",
+                   help="Fold shape computations for the given input shapes (the IR is then not reshapeable).")
+    p.add_argument("--extensions", action="append", default=[],
+                   help="Folder of user extensions (same layout as extensions/); repeatable.")
+    p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=False,
+                   help="Store float32 weights as float16 (default: False).")
+    p.add_argument("--log_level", default="ERROR", choices=LOG_LEVELS, help="Logging level (DEBUG shows tracebacks).")
+    p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
+                   help="Print only errors and the written file names (default: True).")
+    p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
+    p.add_argument("--version", action="version", version=f"mo {VERSION}")
+    return p
+
+
+def make_options(values: dict[str, Any]) -> ConversionOptions:
+    """Check and parse option values given by name (CLI namespace or convert_model kwargs)."""
+    values = dict(values)
+    known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape"}
+    unknown = sorted(k for k in values if k not in known)
+    if unknown:
+        raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
+    given = {k: _describe(v) for k, v in values.items() if v not in (None, [], False) and k != "registry"}
+    opts = ConversionOptions()
+    opts.given = given
+    opts.input_model = values.get("input_model")
+    opts.output_dir = values.get("output_dir") or "."
+    opts.model_name = values.get("model_name")
+    opts.framework = values.get("framework")
+    opts.inputs = parse_input(values.get("input"))
+    opts.input_shape = parse_input_shape(values.get("input_shape"))
+    opts.outputs = parse_output(values.get("output"))
+    opts.batch = values.get("batch")
+    opts.static_shape = bool(values.get("static_shape", False))
+    opts.log_level = str(values.get("log_level") or "ERROR").upper()
+    opts.silent = str2bool(values.get("silent", True))
+    ext = values.get("extensions") or []
+    opts.extensions = [ext] if isinstance(ext, str) else [str(e) for e in ext]
+    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", False))
+    opts.list_transforms = bool(values.get("list_transforms", False))
+    if opts.log_level not in LOG_LEVELS:
+        raise OptionError(f"Unknown --log_level '{opts.log_level}'; use one of {', '.join(LOG_LEVELS)}.")
+    if opts.batch is not None and (not isinstance(opts.batch, int) or opts.batch <= 0):
+        raise OptionError(f"--batch must be a positive integer, got {opts.batch!r}.")
+    if opts.input_shape and opts.inputs and len(opts.input_shape) != len(opts.inputs):
+        raise OptionError(f"--input_shape gives {len(opts.input_shape)} shapes but --input names "
+                          f"{len(opts.inputs)} inputs.")
+    if opts.input_model is None and not opts.list_transforms:
+        raise OptionError("No model given: pass --input_model.")
+    if isinstance(opts.input_model, os.PathLike):
+        opts.input_model = os.fspath(opts.input_model)
+    return opts
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ",".join(_describe(v) for v in value)
+    if type(value).__name__ in ("ModelProto",):
+        return "<ModelProto>"
+    return str(value)

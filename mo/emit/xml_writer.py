@@ -1,0 +1,192 @@
+"""IR v11 XML writer: layers with ports and attributes, edges, and rt_info.
+
+The writer works on a data-form graph in its final (opset) form. Layer ids follow a
+deterministic topological order; input ports are numbered from 0 and output ports continue after
+the last input, as the IR format requires. Sub-graph ops (If, Loop, TensorIterator) write their
+bodies through ``Op.ir_body`` with this same writer.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mo.emit.bin_writer import BinWriter
+from mo.errors import GraphError
+from mo.utils.types import precision
+
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;"})
+
+
+def xml_escape(text: str) -> str:
+    return text.translate(_ESCAPES)
+
+
+def format_value(value: Any) -> str:
+    """IR text form of an attribute value."""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if v != v:
+            return "nan"
+        if v in (float("inf"), float("-inf")):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(value, np.ndarray):
+        value = value.reshape(-1).tolist()
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(v) for v in value)
+    return str(value)
+
+
+def format_partial_shape(shape: tuple | None) -> str:
+    """Shape attribute of Parameter: '?' for a dynamic dimension, '...' for a dynamic rank."""
+    if shape is None:
+        return "..."
+    return ",".join("?" if d < 0 else str(d) for d in shape)
+
+
+def ordered_ops(graph) -> list:
+    """Layer order: Parameters in creation order, then the other ops topologically, then Results
+    in creation order, so the runtime sees inputs and outputs in the source model's order."""
+    order = graph.topological_ops()
+    params = [n for n in order if n.op == "Parameter"]
+    results = [n for n in order if n.op == "Result"]
+    middle = [n for n in order if n.op not in ("Parameter", "Result")]
+    key = lambda n: n["_seq"]  # noqa: E731
+    return sorted(params, key=key) + middle + sorted(results, key=key)
+
+
+class IRGraphWriter:
+    """Writes the <layers> and <edges> of one graph (the model or a sub-graph body)."""
+
+    def __init__(self, bin_writer: BinWriter):
+        self.bin = bin_writer
+
+    def layer_ids(self, graph) -> dict[str, int]:
+        return {n.id: i for i, n in enumerate(ordered_ops(graph))}
+
+    def write(self, graph, out: list[str], indent: str) -> dict[str, int]:
+        """Append the layers and edges of ``graph`` to ``out``; returns node id -> layer id."""
+        order = ordered_ops(graph)
+        ids = {n.id: i for i, n in enumerate(order)}
+        names: dict[str, int] = {}
+        out.append(f"{indent}<layers>\n")
+        edges: list[tuple[int, int, int, int]] = []
+        for node in order:
+            n_inputs = self._write_layer(node, ids[node.id], out, indent + "\t", names)
+            for i in range(n_inputs):
+                src = graph.producer(node.id, i)
+                src_node = graph.node(src[0])
+                src_inputs = self._input_count(src_node)
+                edges.append((ids[src[0]], src_inputs + src[1], ids[node.id], i))
+        out.append(f"{indent}</layers>\n{indent}<edges>\n")
+        for e in sorted(edges, key=lambda e: (e[2], e[3])):
+            out.append(f'{indent}\t<edge from-layer="{e[0]}" from-port="{e[1]}" '
+                       f'to-layer="{e[2]}" to-port="{e[3]}" />\n')
+        out.append(f"{indent}</edges>\n")
+        return ids
+
+    @staticmethod
+    def _input_count(node) -> int:
+        ins = node.in_ports()
+        if not ins:
+            return 0
+        count = max(ins) + 1
+        if len(ins) != count:
+            raise GraphError(f"node '{node.name}' ({node.op}) has unconnected inputs between connected "
+                             f"ones: {sorted(ins)}")
+        return count
+
+    def _unique_name(self, name: str, names: dict[str, int]) -> str:
+        if name not in names:
+            names[name] = 0
+            return name
+        while True:
+            names[name] += 1
+            candidate = f"{name}_{names[name]}"
+            if candidate not in names:
+                names[candidate] = 0
+                return candidate
+
+    def _port(self, out: list[str], indent: str, port_id: int, data_attrs: dict | None,
+              names: list[str] | None = None) -> None:
+        dtype = (data_attrs or {}).get("dtype")
+        shape = (data_attrs or {}).get("shape")
+        attrs = f'id="{port_id}"'
+        if dtype is not None:
+            attrs += f' precision="{precision(dtype)}"'
+        if names:
+            attrs += ' names="' + xml_escape(",".join(n.replace(",", "\\,") for n in names)) + '"'
+        if shape is None or len(shape) == 0:
+            out.append(f"{indent}<port {attrs} />\n")
+            return
+        out.append(f"{indent}<port {attrs}>\n")
+        for d in shape:
+            out.append(f"{indent}\t<dim>{int(d)}</dim>\n")
+        out.append(f"{indent}</port>\n")
+
+    def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> int:
+        graph = node.graph
+        op_class = node.op_class
+        if op_class.type is None or node.get("type") is None:
+            raise GraphError(f"node '{node.name}' has internal op '{node.op}' that no transform "
+                             f"converted to an OpenVINO operation")
+        name = self._unique_name(node.name, names)
+        if node.op == "Const":
+            data = self._const_data(node)
+        else:
+            data = op_class.ir_data(node)
+        out.append(f'{indent}<layer id="{layer_id}" name="{xml_escape(name)}" type="{node.type}" '
+                   f'version="{node.get("version", op_class.version)}">\n')
+        if data:
+            attrs = " ".join(f'{k}="{xml_escape(format_value(v))}"' for k, v in data.items())
+            out.append(f"{indent}\t<data {attrs} />\n")
+        rt_info = node.get("rt_info")
+        if rt_info:
+            out.append(f"{indent}\t<rt_info>\n")
+            for key, value in rt_info.items():
+                value_attr = "" if value is None else f' value="{xml_escape(format_value(value))}"'
+                out.append(f'{indent}\t\t<attribute name="{xml_escape(key)}" version="0"{value_attr} />\n')
+            out.append(f"{indent}\t</rt_info>\n")
+        n_inputs = self._input_count(node)
+        if n_inputs:
+            out.append(f"{indent}\t<input>\n")
+            for i in range(n_inputs):
+                self._port(out, indent + "\t\t", i, graph._node[graph.input_data(node.id, i)])
+            out.append(f"{indent}\t</input>\n")
+        n_outputs = op_class.outputs_count(node) if node.op != "Result" else 0
+        if n_outputs:
+            out.append(f"{indent}\t<output>\n")
+            tensor_names = node.get("tensor_names") or {}
+            for i in range(n_outputs):
+                data_id = graph.output_data(node.id, i)
+                self._port(out, indent + "\t\t", n_inputs + i,
+                           graph._node[data_id] if data_id is not None else None, tensor_names.get(i))
+            out.append(f"{indent}\t</output>\n")
+        body = getattr(op_class, "ir_body", None)
+        if body is not None:
+            body(node, self, out, indent + "\t")
+        out.append(f"{indent}</layer>\n")
+        return n_inputs
+
+    def _const_data(self, node) -> dict:
+        value = node.value
+        et = node.element_type
+        offset, size = self.bin.add(np.asarray(value), et)
+        return {"element_type": et, "shape": format_value(list(np.shape(value))) if np.ndim(value) else "",
+                "offset": offset, "size": size}
+
+
+def write_rt_info(rt_info: dict, out: list[str], indent: str) -> None:
+    """Model-level rt_info: nested dicts become elements, leaves ``<name value="..."/>``."""
+    for key, value in rt_info.items():
+        if isinstance(value, dict):
+            out.append(f"{indent}<{key}>\n")
+            write_rt_info(value, out, indent + "\t")
+            out.append(f"{indent}</{key}>\n")
+        else:
+            out.append(f'{indent}<{key} value="{xml_escape(format_value(value))}" />\n')

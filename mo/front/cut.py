@@ -1,0 +1,108 @@
+"""Applies --input, --input_shape, --batch and --output to a freshly loaded op-form graph:
+overrides input shapes and types, and cuts the graph at named tensors."""
+from __future__ import annotations
+
+from mo.cli.input_spec import InputSpec
+from mo.errors import OptionError
+from mo.graph.node import Node
+from mo.graph.port import Port
+from mo.utils.shape import shape_str
+
+
+def find_tensor(graph, name: str) -> Port | None:
+    """Output port that carries tensor ``name``; ``node:N`` / a node name selects a node output."""
+    for node in graph.op_nodes():
+        for idx, names in (node.get("tensor_names") or {}).items():
+            if name in names:
+                return node.out_port(idx)
+    base, _, port = name.rpartition(":")
+    candidates = [(base, int(port))] if port.isdigit() and base else []
+    candidates.append((name, 0))
+    for node_name, idx in candidates:
+        for node in graph.op_nodes():
+            if node.name == node_name and node.op != "Result":
+                return node.out_port(idx)
+    return None
+
+
+def _model_inputs(graph) -> list[Node]:
+    return sorted((n for n in graph.nodes_by_op("Parameter")), key=lambda n: n["_seq"])
+
+
+def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
+    if shape is not None:
+        declared = param.shape
+        if declared is not None and len(declared) != len(shape):
+            raise OptionError(
+                f"Shape {shape_str(shape)} given for input '{param.name}' has rank {len(shape)}, but the "
+                f"model's input has shape {shape_str(declared)} (rank {len(declared)}).")
+        param["shape"] = tuple(shape)
+    if spec.element_type is not None:
+        param["element_type"] = spec.element_type
+        param["element_type_unknown"] = False
+
+
+def apply_cut(graph, opts) -> None:
+    """Apply the input/output options of ``opts`` to ``graph``."""
+    registry = graph.graph["registry"]
+    cut = False
+    if opts.outputs:
+        ports = []
+        for name in opts.outputs:
+            port = find_tensor(graph, name)
+            if port is None:
+                raise OptionError(f"--output names '{name}', which is not a tensor or node of the model.")
+            ports.append((name, port))
+        for result in graph.nodes_by_op("Result"):
+            graph.remove_node(result.id)
+        for name, port in ports:
+            result = registry.op("Result").create(graph, [port], name=f"{name}/sink_port_0")
+            result["onnx_output"] = name
+        cut = True
+
+    specs = list(opts.inputs)
+    shapes = list(opts.input_shape)
+    if shapes and not specs:
+        params = _model_inputs(graph)
+        if len(shapes) > len(params):
+            raise OptionError(f"--input_shape gives {len(shapes)} shapes but the model has {len(params)} inputs.")
+        specs = [InputSpec(p.name) for p in params[:len(shapes)]]
+    params_by_order = _model_inputs(graph)
+    for i, spec in enumerate(specs):
+        shape = shapes[i] if i < len(shapes) else spec.shape
+        if spec.name is None:
+            if i >= len(params_by_order):
+                raise OptionError(f"--input item {i + 1} has no name and the model has only "
+                                  f"{len(params_by_order)} inputs.")
+            target = params_by_order[i].out_port(0)
+        else:
+            target = find_tensor(graph, spec.name)
+            if target is None:
+                raise OptionError(f"--input names '{spec.name}', which is not an input, tensor or node "
+                                  f"of the model.")
+        producer = target.node
+        if spec.value is not None:
+            const = registry.op("Const").create(graph, (), name=spec.name, value=spec.value,
+                                                element_type=spec.element_type)
+            target.get_connection().set_source(const.out_port(0))
+            cut = True
+            continue
+        if producer.op == "Parameter":
+            _set_input(producer, spec, shape)
+            continue
+        known_type = (graph.graph.get("tensor_types") or {}).get(spec.name)
+        param = registry.op("Parameter").create(graph, (), name=spec.name, shape=shape,
+                                                element_type=spec.element_type or known_type or "f32")
+        target.get_connection().set_source(param.out_port(0))
+        cut = True
+
+    if opts.batch is not None:
+        for param in graph.nodes_by_op("Parameter"):
+            if not param.shape:
+                raise OptionError(f"--batch cannot be applied to input '{param.name}' whose rank is unknown "
+                                  f"or zero; give its shape with --input.")
+            param["shape"] = (opts.batch,) + tuple(param.shape[1:])
+    if cut:
+        graph.remove_dead_nodes()
+        if not graph.nodes_by_op("Result"):
+            raise OptionError("After cutting, the model has no outputs.")

@@ -1,0 +1,31 @@
+"""Loader base class: reads a model of one framework into an op-form Graph."""
+from __future__ import annotations
+
+from mo.graph.graph import Graph
+
+
+class Loader:
+    """Builds a Graph from a model. Subclasses set ``framework`` and implement ``load``.
+
+    ``load(options)`` returns an op-form Graph: one node per framework operation with ``fw_op``
+    (the framework type) and whatever the extractors need (``pb`` for protobuf formats), one
+    ``Parameter`` node per model input and one ``Result`` node per model output. Tensor names
+    are recorded in each producer's ``tensor_names``."""
+
+    abstract = True
+    framework: str = ""
+    # File name endings this loader claims when --framework is not given.
+    suffixes: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "abstract" not in cls.__dict__:
+            cls.abstract = False
+
+    @classmethod
+    def accepts(cls, path: str) -> bool:
+        """Whether ``path`` looks like a model of this framework (used to guess --framework)."""
+        return path.lower().endswith(cls.suffixes)
+
+    def load(self, options) -> Graph:
+        raise NotImplementedError

@@ -1,0 +1,241 @@
+"""The model graph: a networkx.MultiDiGraph of op nodes (and, after partial inference starts,
+data nodes between them).
+
+Two forms, chosen once per graph and switched by ``to_data_form()``:
+
+* op form (load, extract, front): edges go op -> op and carry ``out`` (producer port) and
+  ``in`` (consumer port);
+* data form (partial inference and later): op -(out)-> data -(in)-> op; the data node holds the
+  tensor's ``shape``, ``value`` and ``dtype``.
+
+All edge surgery goes through the four primitives ``producer``, ``consumers``, ``link`` and
+``unlink_input``; they are the only code that knows which form the graph is in. ``Port`` and
+``Connection`` (mo/graph/port.py) are built on them.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable, Iterator
+
+import networkx as nx
+
+from mo.errors import GraphError
+
+
+class Graph(nx.MultiDiGraph):
+    """Model graph with an index of op nodes by ``op`` type and form-aware edge primitives."""
+
+    def __init__(self, incoming_graph_data=None, **attr):
+        self._by_op: dict[str, set[str]] = defaultdict(set)
+        self._names: dict[str, int] = {}
+        self._seq = 0
+        self.data_form = False
+        super().__init__(incoming_graph_data, **attr)
+
+    # ----------------------------------------------------------------- node index
+    def add_node(self, node_for_adding, **attr):
+        if node_for_adding not in self._node:
+            self._seq += 1
+            attr.setdefault("_seq", self._seq)
+        super().add_node(node_for_adding, **attr)
+        op = self._node[node_for_adding].get("op")
+        if op is not None:
+            self._by_op[op].add(node_for_adding)
+
+    def add_nodes_from(self, nodes_for_adding, **attr):
+        for n in nodes_for_adding:
+            if isinstance(n, tuple):
+                self.add_node(n[0], **{**attr, **n[1]})
+            else:
+                self.add_node(n, **attr)
+
+    def remove_node(self, n):
+        op = self._node[n].get("op")
+        if op is not None:
+            self._by_op[op].discard(n)
+        super().remove_node(n)
+
+    def remove_nodes_from(self, nodes):
+        for n in list(nodes):
+            if n in self._node:
+                self.remove_node(n)
+
+    def reindex_op(self, node_id: str, old_op: str | None, new_op: str | None) -> None:
+        """Keep the op index right when a node's ``op`` changes (called by Node.__setattr__)."""
+        if old_op is not None:
+            self._by_op[old_op].discard(node_id)
+        if new_op is not None:
+            self._by_op[new_op].add(node_id)
+
+    def nodes_by_op(self, op: str) -> list["Node"]:
+        """Op nodes whose ``op`` is ``op``, in a deterministic (id) order."""
+        return [Node(self, n) for n in sorted(self._by_op.get(op, ()))]
+
+    def op_types(self) -> set[str]:
+        return {op for op, ids in self._by_op.items() if ids}
+
+    def op_nodes(self) -> list["Node"]:
+        return [Node(self, n) for n, d in self._node.items() if d.get("kind") == "op"]
+
+    def node(self, node_id: str) -> "Node":
+        return Node(self, node_id)
+
+    def unique_id(self, prefix: str = "node") -> str:
+        """A node id not used in this graph yet, derived from ``prefix``."""
+        if prefix not in self._node and prefix not in self._names:
+            self._names[prefix] = 0
+            return prefix
+        count = self._names.get(prefix, 0)
+        while True:
+            count += 1
+            candidate = f"{prefix}/{count}"
+            if candidate not in self._node:
+                self._names[prefix] = count
+                return candidate
+
+    def add_op(self, attrs: dict, node_id: str | None = None) -> "Node":
+        """Add an op node with the given attributes and return it."""
+        name = attrs.get("name") or attrs.get("op", "node")
+        node_id = node_id if node_id is not None and node_id not in self._node else self.unique_id(name)
+        attrs = {"kind": "op", "name": name, **attrs}
+        self.add_node(node_id, **attrs)
+        return Node(self, node_id)
+
+    # ----------------------------------------------------------------- edge primitives
+    def producer(self, node_id: str, in_idx: int) -> tuple[str, int] | None:
+        """(producer op id, its output port) feeding input ``in_idx`` of ``node_id``."""
+        for src, _, d in self.in_edges(node_id, data=True):
+            if d.get("in") == in_idx:
+                if not self.data_form:
+                    return src, d["out"]
+                for op_id, _, dd in self.in_edges(src, data=True):
+                    return op_id, dd["out"]
+                return None
+        return None
+
+    def input_data(self, node_id: str, in_idx: int) -> str | None:
+        """Data node feeding input ``in_idx`` (data form only)."""
+        for src, _, d in self.in_edges(node_id, data=True):
+            if d.get("in") == in_idx:
+                return src
+        return None
+
+    def output_data(self, node_id: str, out_idx: int, create: bool = False) -> str | None:
+        """Data node of output ``out_idx`` (data form only), created on request."""
+        for _, dst, d in self.out_edges(node_id, data=True):
+            if d.get("out") == out_idx:
+                return dst
+        if not create:
+            return None
+        data_id = self.unique_id(f"{node_id}:{out_idx}")
+        self.add_node(data_id, kind="data", shape=None, value=None, dtype=None)
+        self.add_edge(node_id, data_id, out=out_idx)
+        return data_id
+
+    def consumers(self, node_id: str, out_idx: int) -> list[tuple[str, int]]:
+        """(consumer op id, its input port) pairs fed by output ``out_idx`` of ``node_id``."""
+        result = []
+        if not self.data_form:
+            for _, dst, d in self.out_edges(node_id, data=True):
+                if d.get("out") == out_idx:
+                    result.append((dst, d["in"]))
+        else:
+            data_id = self.output_data(node_id, out_idx)
+            if data_id is not None:
+                result = [(dst, d["in"]) for _, dst, d in self.out_edges(data_id, data=True)]
+        result.sort(key=lambda c: (c[0], c[1]))
+        return result
+
+    def link(self, src_id: str, out_idx: int, dst_id: str, in_idx: int) -> None:
+        """Connect output ``out_idx`` of ``src_id`` to input ``in_idx`` of ``dst_id``,
+        replacing whatever fed that input before."""
+        self.unlink_input(dst_id, in_idx)
+        if not self.data_form:
+            self.add_edge(src_id, dst_id, out=out_idx, **{"in": in_idx})
+        else:
+            data_id = self.output_data(src_id, out_idx, create=True)
+            self.add_edge(data_id, dst_id, **{"in": in_idx})
+
+    def unlink_input(self, dst_id: str, in_idx: int) -> None:
+        for src, _, key, d in list(self.in_edges(dst_id, keys=True, data=True)):
+            if d.get("in") == in_idx:
+                self.remove_edge(src, dst_id, key)
+
+    def in_indices(self, node_id: str) -> list[int]:
+        """Connected input port numbers of a node, sorted."""
+        return sorted(d["in"] for _, _, d in self.in_edges(node_id, data=True))
+
+    def out_indices(self, node_id: str) -> list[int]:
+        """Output port numbers of a node that have consumers (op form) or data nodes."""
+        return sorted({d["out"] for _, _, d in self.out_edges(node_id, data=True)})
+
+    # ----------------------------------------------------------------- forms and checks
+    def to_data_form(self) -> None:
+        """Insert one data node per used output port (op -> data -> op)."""
+        if self.data_form:
+            return
+        edges = list(self.edges(keys=True, data=True))
+        for src, dst, key, _ in edges:
+            self.remove_edge(src, dst, key)
+        self.data_form = True
+        for src, dst, key, d in edges:
+            data_id = self.output_data(src, d["out"], create=True)
+            self.add_edge(data_id, dst, **{"in": d["in"]})
+
+    def topological_ops(self) -> list["Node"]:
+        """Op nodes in a deterministic topological order; a cycle is a GraphError."""
+        try:
+            order = list(nx.lexicographical_topological_sort(self, key=lambda n: self._node[n]["_seq"]))
+        except nx.NetworkXUnfeasible:
+            cycle = nx.find_cycle(self)
+            names = [self._node[e[0]].get("name", e[0]) for e in cycle if self._node[e[0]].get("kind") == "op"]
+            raise GraphError(f"The graph has a cycle through: {' -> '.join(names[:10])}") from None
+        return [Node(self, n) for n in order if self._node[n].get("kind") == "op"]
+
+    def lint(self) -> None:
+        """Check structural consistency; raise GraphError on the first problem found."""
+        for n, d in self._node.items():
+            kind = d.get("kind")
+            if kind not in ("op", "data"):
+                raise GraphError(f"node {n} has no kind")
+            if kind == "op" and d.get("op") is not None and n not in self._by_op[d["op"]]:
+                raise GraphError(f"node {n} missing from the op index")
+            ins = [e.get("in") for _, _, e in self.in_edges(n, data=True)]
+            if kind == "op" and len(ins) != len(set(ins)):
+                raise GraphError(f"node {n} has two edges into one input port: {ins}")
+            if kind == "data":
+                if self.in_degree(n) > 1:
+                    raise GraphError(f"data node {n} has several producers")
+                if not self.data_form:
+                    raise GraphError(f"data node {n} in an op-form graph")
+            if None in ins:
+                raise GraphError(f"node {n} has an input edge without a port number")
+        for op, ids in self._by_op.items():
+            for n in ids:
+                if self._node.get(n, {}).get("op") != op:
+                    raise GraphError(f"op index lists {n} under {op}")
+        if not nx.is_directed_acyclic_graph(self):
+            raise GraphError("graph has a cycle")
+
+    def remove_dead_nodes(self, keep: Iterable[str] = ()) -> int:
+        """Remove op nodes whose outputs do not reach a Result (or a node in ``keep``)."""
+        roots = set(keep) | {n for n, d in self._node.items() if d.get("op") in ("Result", "Assign", "Sink")}
+        alive = set(roots)
+        stack = list(roots)
+        while stack:
+            n = stack.pop()
+            for p in self.predecessors(n):
+                if p not in alive:
+                    alive.add(p)
+                    stack.append(p)
+        dead = [n for n in self._node if n not in alive]
+        self.remove_nodes_from(dead)
+        return len([n for n in dead])
+
+    def ops_iter(self) -> Iterator["Node"]:
+        for n, d in list(self._node.items()):
+            if d.get("kind") == "op" and n in self._node:
+                yield Node(self, n)
+
+
+from mo.graph.node import Node  # noqa: E402  (Node refers back to Graph)

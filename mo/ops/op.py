@@ -1,0 +1,128 @@
+"""Op: the base class of every operation the graph can hold.
+
+One subclass per operation declares its internal name (``op``), the IR layer ``type`` and
+``version`` it is written as (``type = None`` for internal ops that must be replaced before the
+IR is written), its attribute defaults, the attributes written to the IR's ``<data>`` element,
+and how outputs are computed:
+
+* ``type_infer(node)``: element types of the outputs (default: the type of input 0);
+* ``infer(node)``: shapes of the outputs, and their values when every input value is known
+  (constant folding). The default ``infer`` calls ``evaluate`` when all inputs are constant and
+  ``infer_shapes`` otherwise, so most ops only write those two.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from mo.graph.node import Node
+from mo.graph.port import Port
+from mo.utils.types import np_dtype
+
+
+class Op:
+    """Base class of operations. Subclasses set ``op`` and are found by the registry."""
+
+    abstract = True
+    op: str = ""
+    type: str | None = ""          # IR type; "" means "same as op"; None means internal only
+    version: str = "opset1"
+    defaults: dict[str, Any] = {}
+    ir_attrs: tuple[str, ...] = ()
+    num_outputs: int = 1
+    # An op with side effects or randomness is never constant-folded.
+    foldable: bool = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "abstract" not in cls.__dict__:
+            cls.abstract = False
+        if cls.type == "":
+            cls.type = cls.op
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def node_attrs(cls, attrs: dict) -> dict:
+        base = {"kind": "op", "op": cls.op, "type": cls.type, "version": cls.version}
+        base.update({k: (list(v) if isinstance(v, list) else v) for k, v in cls.defaults.items()})
+        base.update(attrs)
+        return base
+
+    @classmethod
+    def create(cls, graph, inputs: Sequence[Port | Node | None] = (), name: str | None = None,
+               **attrs) -> Node:
+        """Add a node of this op to ``graph`` fed by ``inputs`` (output ports, or nodes meaning
+        their output 0; None leaves an input unconnected). In a data-form graph the new node is
+        inferred at once, so its outputs have shapes and types."""
+        if name is not None:
+            attrs["name"] = name
+        node = graph.add_op(cls.node_attrs(attrs))
+        for i, src in enumerate(inputs):
+            if src is None:
+                continue
+            if isinstance(src, Node):
+                src = src.out_port(0)
+            src.connect(node.in_port(i))
+        if graph.data_form:
+            from mo.pipeline.infer import infer_node
+            infer_node(node)
+        return node
+
+    @classmethod
+    def update_node(cls, node: Node, attrs: dict | None = None) -> None:
+        """Turn an existing (extracted) node into this op with the given attributes."""
+        node.update(cls.node_attrs(attrs or {}))
+
+    @classmethod
+    def outputs_count(cls, node: Node) -> int:
+        return node.get("num_outputs", cls.num_outputs)
+
+    # ------------------------------------------------------------------ inference
+    @classmethod
+    def type_infer(cls, node: Node) -> None:
+        dtype = node.in_dtype(0) if node.is_in_port_connected(0) else None
+        for i in range(cls.outputs_count(node)):
+            node.out_port(i).data.set_dtype(dtype)
+
+    @classmethod
+    def infer(cls, node: Node) -> None:
+        ports = sorted(node.in_ports())
+        values = [node.in_port(i).data.get_value() for i in ports]
+        if cls.foldable and ports and all(v is not None for v in values) and cls.has_evaluate():
+            results = cls.evaluate(node, *[node.in_value(i) if i in ports else None
+                                           for i in range(max(ports) + 1)])
+            if not isinstance(results, (list, tuple)):
+                results = [results]
+            for i, r in enumerate(results):
+                port = node.out_port(i)
+                dtype = port.data.get_dtype()
+                arr = np.asarray(r)
+                if dtype is not None and dtype != "string":
+                    arr = arr.astype(np_dtype(dtype), copy=False)
+                port.data.set_value(arr)
+            return
+        shapes = cls.infer_shapes(node)
+        for i, s in enumerate(shapes):
+            node.out_port(i).data.set_shape(s)
+
+    @classmethod
+    def has_evaluate(cls) -> bool:
+        return cls.evaluate.__func__ is not Op.evaluate.__func__
+
+    @classmethod
+    def evaluate(cls, node: Node, *inputs: np.ndarray | None):
+        """Output values from input values (numpy); ops that can be folded override this."""
+        raise NotImplementedError
+
+    @classmethod
+    def infer_shapes(cls, node: Node) -> list[tuple | None]:
+        """Output shapes from input shapes and attributes; -1 is a dynamic dimension, None a
+        dynamic rank. The default keeps the shape of input 0."""
+        return [node.in_shape(0)] * cls.outputs_count(node)
+
+    # ------------------------------------------------------------------ IR
+    @classmethod
+    def ir_data(cls, node: Node) -> dict[str, Any]:
+        """Attributes written to the layer's ``<data>`` element, in order."""
+        return {k: node.get(k) for k in cls.ir_attrs if node.get(k) is not None}

@@ -1,0 +1,38 @@
+"""Extraction: every framework node gets its op and attributes from its registered extractor."""
+from __future__ import annotations
+
+from mo.errors import ConversionError, GraphError, UnsupportedOpsError
+
+
+def extract(graph, framework: str) -> None:
+    """Run the extractor of every node not extracted yet (``op`` is None), recursing into
+    bodies. All unsupported op types are reported together."""
+    registry = graph.graph["registry"]
+    unsupported: dict[str, list[str]] = {}
+    _extract(graph, framework, registry, unsupported)
+    if unsupported:
+        raise UnsupportedOpsError(framework.upper() if framework == "onnx" else framework, unsupported)
+
+
+def _extract(graph, framework, registry, unsupported) -> None:
+    for node in list(graph.ops_iter()):
+        for body in (node.get("bodies") or {}).values():
+            _extract(body, framework, registry, unsupported)
+        if node.get("op") is not None:
+            continue
+        fw_op = node.fw_op
+        domain = node.get("domain", "")
+        extractor = registry.extractor(framework, fw_op, domain)
+        if extractor is None:
+            key = f"{domain}::{fw_op}" if domain else fw_op
+            unsupported.setdefault(key, []).append(node.name)
+            continue
+        try:
+            extractor.extract(node)
+        except ConversionError:
+            raise
+        except Exception as e:
+            raise GraphError(f"Cannot read the attributes of node '{node.name}' ({fw_op}): "
+                             f"{type(e).__name__}: {e}") from e
+        if node.get("op") is None:
+            raise GraphError(f"Extractor {extractor.__name__} did not set the op of node '{node.name}'.")

@@ -1,0 +1,49 @@
+"""Partial inference: shapes, element types and constant values of every tensor.
+
+``partial_infer(graph)`` walks the op nodes once in topological order. ``infer_node(node)``
+infers one node; transforms that add nodes to a data-form graph get them inferred on creation
+(``Op.create``), so the graph is never re-inferred as a whole after a pass.
+
+Values that depend on a ShapeOf are marked ``shape_derived``: they are used for shape inference
+but constant folding leaves the ops that compute them in the IR (unless --static_shape), so the
+IR stays reshapeable.
+"""
+from __future__ import annotations
+
+from mo.errors import ConversionError, GraphError
+from mo.graph.node import Node
+from mo.utils.shape import shape_str
+
+# Ops whose output value is derived from input shapes rather than input values.
+SHAPE_SOURCES = frozenset({"ShapeOf"})
+
+
+def infer_node(node: Node) -> None:
+    """Infer element types, shapes and (when possible) values of ``node``'s outputs."""
+    op_class = node.op_class
+    graph = node.graph
+    for i in range(op_class.outputs_count(node)):
+        graph.output_data(node.id, i, create=True)
+    try:
+        op_class.type_infer(node)
+        op_class.infer(node)
+    except ConversionError:
+        raise
+    except Exception as e:
+        inputs = ", ".join(f"{shape_str(node.in_shape(i))}:{node.in_dtype(i)}" for i in sorted(node.in_ports()))
+        raise GraphError(
+            f"Cannot infer the outputs of node '{node.name}' (op {node.op}) with inputs "
+            f"[{inputs}]: {type(e).__name__}: {e}") from e
+    derived = node.op in SHAPE_SOURCES or any(
+        graph._node[d].get("shape_derived") for d in
+        (graph.input_data(node.id, i) for i in node.in_ports()) if d is not None)
+    if derived:
+        for i in range(op_class.outputs_count(node)):
+            graph._node[graph.output_data(node.id, i)]["shape_derived"] = True
+
+
+def partial_infer(graph) -> None:
+    """Infer every op node of a data-form graph in topological order."""
+    assert graph.data_form, "partial inference runs on a data-form graph"
+    for node in graph.topological_ops():
+        infer_node(node)

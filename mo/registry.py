@@ -1,0 +1,167 @@
+"""Registry of loaders, extractors, ops and transforms, built anew for each conversion.
+
+Classes are found in the modules of the built-in ``extensions`` package and of each user
+``--extensions`` folder: every class *defined* in one of those modules that derives from
+``Loader``, ``Extractor``, ``Op`` or ``Transform`` and is not marked ``abstract = True`` is
+registered. User folders come after the built-in package, so a user class for an op type, a
+framework op or a transform name that the project already has replaces it.
+
+Nothing is stored globally: two conversions in one process each build their own Registry (the
+imported modules are cached by Python, but the tables are per conversion).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import pkgutil
+import sys
+from types import ModuleType
+
+import networkx as nx
+
+from mo.errors import ExtensionError
+from mo.front.extractor import Extractor
+from mo.front.loader import Loader
+from mo.ops.op import Op
+from mo.pipeline.transform import PHASES, Transform
+
+_BASES = (Loader, Extractor, Op, Transform)
+
+
+def _builtin_modules() -> list[ModuleType]:
+    import extensions
+    modules = []
+    names = sorted(m.name for m in pkgutil.walk_packages(extensions.__path__, "extensions."))
+    for name in names:
+        modules.append(importlib.import_module(name))
+    return modules
+
+
+def _user_modules(folder: str) -> list[ModuleType]:
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        raise ExtensionError(f"Extensions folder '{folder}' does not exist.")
+    package = "mo_user_ext_" + hashlib.sha1(folder.encode()).hexdigest()[:10]
+    modules = []
+    files = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        files.extend(os.path.join(root, n) for n in sorted(names)
+                     if n.endswith(".py") and not n.startswith("__"))
+    for path in files:
+        rel = os.path.relpath(path, folder)[:-3].replace(os.sep, ".")
+        mod_name = f"{package}.{rel}"
+        if mod_name in sys.modules:
+            modules.append(sys.modules[mod_name])
+            continue
+        spec = importlib.util.spec_from_file_location(mod_name, path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            sys.modules[mod_name] = module
+            spec.loader.exec_module(module)
+        except Exception as e:  # a user's code may raise anything
+            sys.modules.pop(mod_name, None)
+            raise ExtensionError(f"Cannot load extension file '{path}': {type(e).__name__}: {e}") from e
+        modules.append(module)
+    return modules
+
+
+def _classes(module: ModuleType) -> list[type]:
+    """Registrable classes defined in ``module``, in definition order."""
+    return [obj for obj in vars(module).values()
+            if inspect.isclass(obj) and obj.__module__ == module.__name__
+            and issubclass(obj, _BASES) and not obj.__dict__.get("abstract", False)]
+
+
+_BUILTIN_CACHE: list[type] | None = None
+
+
+def builtin_classes() -> list[type]:
+    """Anchors and the classes of the built-in extensions package, in discovery order (cached:
+    classes only, no per-conversion state)."""
+    global _BUILTIN_CACHE
+    if _BUILTIN_CACHE is None:
+        from mo.pipeline import anchors
+        _BUILTIN_CACHE = _classes(anchors) + [c for m in _builtin_modules() for c in _classes(m)]
+    return list(_BUILTIN_CACHE)
+
+
+class Registry:
+    """Tables of one conversion: ops by name, extractors by (framework, op type), loaders by
+    framework, and transforms per phase in run order."""
+
+    def __init__(self, classes: list[type]):
+        self.ops: dict[str, type[Op]] = {}
+        self.extractors: dict[tuple[str, str], type[Extractor]] = {}
+        self.loaders: dict[str, type[Loader]] = {}
+        self._transforms: dict[str, type[Transform]] = {}
+        self._order: dict[str, int] = {}
+        for cls in classes:
+            if issubclass(cls, Op):
+                self.ops[cls.op] = cls
+            elif issubclass(cls, Extractor):
+                for t in cls.op_types:
+                    self.extractors[(cls.framework, t)] = cls
+            elif issubclass(cls, Loader):
+                self.loaders[cls.framework] = cls
+            elif issubclass(cls, Transform):
+                self._transforms[cls.__name__] = cls
+                self._order.setdefault(cls.__name__, len(self._order))
+
+    @classmethod
+    def build(cls, extension_dirs: list[str] | None = None) -> "Registry":
+        classes = builtin_classes()
+        for folder in extension_dirs or []:
+            for module in _user_modules(folder):
+                classes.extend(_classes(module))
+        return cls(classes)
+
+    def op(self, name: str) -> type[Op]:
+        try:
+            return self.ops[name]
+        except KeyError:
+            raise KeyError(f"no Op class is registered for op '{name}'") from None
+
+    def extractor(self, framework: str, op_type: str, domain: str = "") -> type[Extractor] | None:
+        if domain:
+            found = self.extractors.get((framework, f"{domain}::{op_type}"))
+            if found is not None:
+                return found
+            return None
+        return self.extractors.get((framework, op_type))
+
+    def transforms(self, phase: str, framework: str | None = None) -> list[Transform]:
+        """Enabled transforms of ``phase`` for ``framework`` in run order."""
+        assert phase in PHASES
+        chosen = {name: c for name, c in self._transforms.items()
+                  if c.phase == phase and c.enabled
+                  and (c.frameworks is None or framework in c.frameworks)}
+        instances = {name: c() for name, c in chosen.items()}
+        order = nx.DiGraph()
+        order.add_nodes_from(chosen)
+        from mo.pipeline.anchors import ANCHORS
+        start, finish = ANCHORS[phase]
+        for name, inst in instances.items():
+            if name in (start.__name__, finish.__name__):
+                continue
+            if start not in inst.run_before():
+                order.add_edge(start.__name__, name)
+            if finish not in inst.run_after():
+                order.add_edge(name, finish.__name__)
+        for name, inst in instances.items():
+            for before in inst.run_after():
+                if before.__name__ in chosen:
+                    order.add_edge(before.__name__, name)
+            for after in inst.run_before():
+                if after.__name__ in chosen:
+                    order.add_edge(name, after.__name__)
+        try:
+            names = list(nx.lexicographical_topological_sort(order, key=lambda n: self._order[n]))
+        except nx.NetworkXUnfeasible:
+            cycle = nx.find_cycle(order)
+            where = ", ".join(f"{n} ({inspect.getsourcefile(chosen[n])})" for n, _ in cycle)
+            raise ExtensionError(f"run_after/run_before of the {phase} transforms form a cycle: {where}") from None
+        return [instances[n] for n in names]

@@ -1,0 +1,2 @@
+"""Version of the converter."""
+VERSION = "0.1.0"

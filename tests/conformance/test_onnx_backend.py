@@ -1,0 +1,55 @@
+"""ONNX backend conformance: every node case of the onnx package and the model folders it ships,
+converted with mo, run on the OpenVINO CPU runtime (f32) and compared with the expected outputs
+(rtol 1e-3, atol 1e-5; integers and booleans exactly). Cases in onnx_expected_failures.txt are
+expected to fail (strictly: a case on the list that passes fails the run, so the list stays true).
+A summary (N passed, M failed) and reports/onnx_conformance.md are written at the end."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from tests.conformance.onnx_cases import all_case_names, get_case, load_expected_failures
+from tests.utils.runtime import compare, run_ir
+
+HERE = os.path.dirname(__file__)
+EXPECTED_FAILURES = load_expected_failures(os.path.join(HERE, "onnx_expected_failures.txt"))
+
+
+def _params():
+    params = []
+    for name in all_case_names():
+        marks = []
+        if name in EXPECTED_FAILURES:
+            marks.append(pytest.mark.xfail(reason=EXPECTED_FAILURES[name], strict=True))
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
+def check_case(name: str, workdir: str) -> None:
+    """Convert one case and compare the runtime's outputs with the expected ones."""
+    import onnx
+
+    from mo import convert_model
+
+    case = get_case(name)
+    if case.model is not None:
+        model_path = os.path.join(workdir, "model.onnx")
+        onnx.save(case.model, model_path)
+    else:
+        model_path = case.model_path
+    paths = convert_model(input_model=model_path, output_dir=os.path.join(workdir, "ir"), model_name="model")
+    for inputs, expected in case.data_sets:
+        if any(not isinstance(v, np.ndarray) for v in list(inputs) + list(expected)):
+            raise AssertionError("inputs or outputs are sequences/optionals, which OpenVINO IR has no type for")
+        actual = run_ir(paths.xml, list(inputs))
+        assert len(actual) == len(expected), f"{len(actual)} outputs, expected {len(expected)}"
+        problems = [f"output {i}: {msg}" for i, (a, e) in enumerate(zip(actual, expected))
+                    if (msg := compare(a, e, case.rtol, case.atol)) is not None]
+        assert not problems, "; ".join(problems)
+
+
+@pytest.mark.parametrize("case_name", _params())
+def test_onnx_backend(case_name, tmp_path):
+    check_case(case_name, str(tmp_path))
