@@ -228,6 +228,9 @@ class Graph(nx.MultiDiGraph):
                 if p not in alive:
                     alive.add(p)
                     stack.append(p)
+        for n in list(alive):
+            if self._node[n].get("kind") == "op":
+                alive.update(s for s in self.successors(n) if self._node[s].get("kind") == "data")
         dead = [n for n in self._node if n not in alive]
         self.remove_nodes_from(dead)
         return len([n for n in dead])

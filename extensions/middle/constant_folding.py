@@ -1,0 +1,46 @@
+"""Constant folding: ops whose outputs are all known become Const nodes."""
+from __future__ import annotations
+
+from mo.pipeline.transform import Transform
+
+_NEVER_FOLD = frozenset({"Parameter", "Const", "Result", "Assign", "ReadValue"})
+
+
+class ConstantFolding(Transform):
+    """Replace every op whose output values were computed during inference by Consts.
+
+    Values that depend on a ShapeOf (``shape_derived``) are kept as computations so the IR stays
+    reshapeable, unless --static_shape is given."""
+
+    phase = "middle"
+
+    def find_and_replace_pattern(self, graph) -> None:
+        static = bool(getattr(graph.graph.get("options"), "static_shape", False))
+        registry = graph.graph["registry"]
+        const_op = registry.op("Const")
+        for node in graph.topological_ops():
+            if node.op in _NEVER_FOLD or node.id not in graph or not node.op_class.foldable:
+                continue
+            outputs = node.out_ports()
+            datas = [graph._node.get(graph.output_data(node.id, i) or "", {}) for i in outputs]
+            if not datas or any(d.get("value") is None for d in datas):
+                continue
+            if not static and any(d.get("shape_derived") for d in datas):
+                continue
+            for idx, port in outputs.items():
+                if not port.is_connected():
+                    continue
+                data = graph._node[graph.output_data(node.id, idx)]
+                const = const_op.create(graph, (), name=node.name if len(outputs) == 1 else f"{node.name}:{idx}",
+                                        value=data["value"], element_type=data["dtype"])
+                port.get_connection().set_source(const.out_port(0))
+            out_data = [graph.output_data(node.id, i) for i in outputs]
+            graph.remove_node(node.id)
+            graph.remove_nodes_from(d for d in out_data if d is not None and graph.out_degree(d) == 0)
+        remove_orphan_data(graph)
+
+
+def remove_orphan_data(graph) -> None:
+    """Drop data nodes that lost their producer."""
+    orphans = [n for n, d in graph._node.items() if d.get("kind") == "data" and graph.in_degree(n) == 0]
+    graph.remove_nodes_from(orphans)

@@ -1,0 +1,56 @@
+"""Reductions over the axes in input 1: ReduceSum/Mean/Max/Min/Prod/L1/L2/LogicalAnd/LogicalOr."""
+from __future__ import annotations
+
+import numpy as np
+
+from mo.ops.op import Op
+from mo.utils.shape import normalize_axes
+
+
+class Reduce(Op):
+    abstract = True
+    defaults = {"keep_dims": False}
+    ir_attrs = ("keep_dims",)
+    fn = None
+
+    @classmethod
+    def _axes(cls, node, rank):
+        axes = node.in_value(1)
+        if axes is None:
+            return None
+        return sorted(set(normalize_axes(np.atleast_1d(axes).tolist(), rank)))
+
+    @classmethod
+    def evaluate(cls, node, x, axes):
+        axes = tuple(cls._axes(node, x.ndim))
+        with np.errstate(all="ignore"):
+            return cls.fn(x, axes, node.keep_dims).astype(x.dtype)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is None:
+            return [None]
+        axes = cls._axes(node, len(shape))
+        if axes is None:
+            if node.keep_dims:
+                return [(-1,) * len(shape)]
+            return [None]
+        if node.keep_dims:
+            return [tuple(1 if i in axes else d for i, d in enumerate(shape))]
+        return [tuple(d for i, d in enumerate(shape) if i not in axes)]
+
+
+def _make(name, fn, version="opset1", boolean=False):
+    return type(name, (Reduce,), {"op": name, "version": version, "fn": staticmethod(fn)})
+
+
+ReduceSum = _make("ReduceSum", lambda x, a, k: np.sum(x, axis=a, keepdims=k))
+ReduceMean = _make("ReduceMean", lambda x, a, k: np.mean(x, axis=a, keepdims=k))
+ReduceMax = _make("ReduceMax", lambda x, a, k: np.max(x, axis=a, keepdims=k))
+ReduceMin = _make("ReduceMin", lambda x, a, k: np.min(x, axis=a, keepdims=k))
+ReduceProd = _make("ReduceProd", lambda x, a, k: np.prod(x, axis=a, keepdims=k))
+ReduceL1 = _make("ReduceL1", lambda x, a, k: np.sum(np.abs(x), axis=a, keepdims=k), "opset4")
+ReduceL2 = _make("ReduceL2", lambda x, a, k: np.sqrt(np.sum(np.square(x), axis=a, keepdims=k)), "opset4")
+ReduceLogicalAnd = _make("ReduceLogicalAnd", lambda x, a, k: np.all(x, axis=a, keepdims=k))
+ReduceLogicalOr = _make("ReduceLogicalOr", lambda x, a, k: np.any(x, axis=a, keepdims=k))
