@@ -86,3 +86,9 @@ class OnnxMeanVarianceNormalization(FrontOnlyOp):
     """MeanVarianceNormalization over ``axes`` (epsilon 1e-9 added to the standard deviation)."""
 
     op = "onnx::MeanVarianceNormalization"
+
+
+class OnnxMaxUnpool(FrontOnlyOp):
+    """MaxUnpool: values, their flat indices and the optional output shape; window attributes."""
+
+    op = "onnx::MaxUnpool"
