@@ -92,3 +92,9 @@ class OnnxMaxUnpool(FrontOnlyOp):
     """MaxUnpool: values, their flat indices and the optional output shape; window attributes."""
 
     op = "onnx::MaxUnpool"
+
+
+class OnnxDeformConv(FrontOnlyOp):
+    """DeformConv: X, W, offset, optional B and mask; ``group``, ``offset_group``, window attrs."""
+
+    op = "onnx::DeformConv"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.ops.onnx_internal import OnnxConv, OnnxConvTranspose, OnnxPool
-from extensions.ops.onnx_nn_internal import OnnxMaxUnpool
+from extensions.ops.onnx_nn_internal import OnnxDeformConv, OnnxMaxUnpool
 
 AUTO_PAD = {"NOTSET": "explicit", "": "explicit", "SAME_UPPER": "same_upper", "SAME_LOWER": "same_lower",
             "VALID": "valid"}
@@ -67,3 +67,12 @@ class MaxUnpoolExtractor(OnnxExtractor):
     @classmethod
     def extract(cls, node):
         OnnxMaxUnpool.update_node(node, window_attrs(cls, node))
+
+
+class DeformConvExtractor(OnnxExtractor):
+    op_types = ("DeformConv",)
+
+    @classmethod
+    def extract(cls, node):
+        OnnxDeformConv.update_node(node, {**window_attrs(cls, node), "group": int(cls.attr(node, "group", 1)),
+                                          "offset_group": int(cls.attr(node, "offset_group", 1))})

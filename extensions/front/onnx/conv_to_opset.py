@@ -1,5 +1,5 @@
-"""Lowering of ONNX Conv, ConvTranspose and pooling to opset Convolution/GroupConvolution,
-ConvolutionBackpropData/GroupConvolutionBackpropData, MaxPool, AvgPool."""
+"""Lowering of ONNX Conv, ConvTranspose and DeformConv to opset Convolution/GroupConvolution,
+ConvolutionBackpropData/GroupConvolutionBackpropData and DeformableConvolution."""
 from __future__ import annotations
 
 import numpy as np
@@ -65,15 +65,15 @@ class ConvToOpset(ReplaceOp):
         return [add_bias(b, node, conv, w)]
 
 
-def add_bias(b: OpBuilder, node, conv, w):
-    """``conv`` plus the optional per-channel bias of input 2."""
-    if not node.is_in_port_connected(2):
+def add_bias(b: OpBuilder, node, conv, w, port: int = 2):
+    """``conv`` plus the optional per-channel bias of input ``port``."""
+    if not node.is_in_port_connected(port):
         return conv
     n = spatial_rank(node, w)
     if n is None:
         raise ValueError(f"{node.fw_op} '{node.name}' has non-constant weights and no kernel_shape: "
                          f"its rank is unknown")
-    return b.Add(conv, channel_bias(b, node.in_port(2).get_source(), n), name=node.name + "/bias")
+    return b.Add(conv, channel_bias(b, node.in_port(port).get_source(), n), name=node.name + "/bias")
 
 
 def same_transposed_pads(kernel: list[int], node) -> tuple[list[int], list[int]] | None:
@@ -131,3 +131,18 @@ class ConvTransposeToOpset(ReplaceOp):
             conv = b.GroupConvolutionBackpropData(x, grouped_weights(b, w, node.group), output_shape,
                                                   name=node.name, **attrs)
         return [add_bias(b, node, conv, w)]
+
+
+class DeformConvToOpset(ReplaceOp):
+    """DeformConv(X, W, offset, B, mask) -> DeformableConvolution(X, offset, W, mask) + bias."""
+
+    op = "onnx::DeformConv"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        w = node.in_port(1).get_source()
+        mask = node.in_port(4).get_source() if node.is_in_port_connected(4) else None
+        conv = b.DeformableConvolution(node.in_port(0).get_source(), node.in_port(2).get_source(), w, mask,
+                                       name=node.name, group=node.group, deformable_group=node.offset_group,
+                                       bilinear_interpolation_pad=False, **window(node))
+        return [add_bias(b, node, conv, w, port=3)]
