@@ -29,27 +29,32 @@ class MatMul(Op):
 
     @classmethod
     def infer_shapes(cls, node):
-        a, b = node.in_shape(0), node.in_shape(1)
-        if a is None or b is None:
-            return [None]
-        a, b = list(a), list(b)
-        if node.transpose_a and len(a) > 1:
-            a[-1], a[-2] = a[-2], a[-1]
-        if node.transpose_b and len(b) > 1:
-            b[-1], b[-2] = b[-2], b[-1]
-        squeeze_a, squeeze_b = len(a) == 1, len(b) == 1
-        if squeeze_a:
-            a = [1] + a
-        if squeeze_b:
-            b = b + [1]
-        if a[-1] >= 0 and b[-2] >= 0 and a[-1] != b[-2]:
-            raise ValueError(f"inner dimensions {a[-1]} and {b[-2]} differ")
-        out = list(broadcast_shapes(tuple(a[:-2]), tuple(b[:-2]))) + [a[-2], b[-1]]
-        if squeeze_a:
-            out.pop(-2)
-        if squeeze_b:
-            out.pop(-1)
-        return [tuple(out)]
+        return [matmul_shape(node.in_shape(0), node.in_shape(1), node.transpose_a, node.transpose_b)]
+
+
+def matmul_shape(a: tuple | None, b: tuple | None, transpose_a: bool = False,
+                 transpose_b: bool = False) -> tuple | None:
+    """Output shape of a numpy-style matrix product (1-D operands promoted and dropped again)."""
+    if a is None or b is None:
+        return None
+    a, b = list(a), list(b)
+    if transpose_a and len(a) > 1:
+        a[-1], a[-2] = a[-2], a[-1]
+    if transpose_b and len(b) > 1:
+        b[-1], b[-2] = b[-2], b[-1]
+    squeeze_a, squeeze_b = len(a) == 1, len(b) == 1
+    if squeeze_a:
+        a = [1] + a
+    if squeeze_b:
+        b = b + [1]
+    if a[-1] >= 0 and b[-2] >= 0 and a[-1] != b[-2]:
+        raise ValueError(f"inner dimensions {a[-1]} and {b[-2]} differ")
+    out = list(broadcast_shapes(tuple(a[:-2]), tuple(b[:-2]))) + [a[-2], b[-1]]
+    if squeeze_a:
+        out.pop(-2)
+    if squeeze_b:
+        out.pop(-1)
+    return tuple(out)
 
 
 class Softmax(Op):

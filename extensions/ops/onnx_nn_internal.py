@@ -5,6 +5,8 @@ shape; each infers the exact output shapes, so the graph downstream of it is rig
 lowering. ``FrontOnlyOp`` ones are lowered in the front phase."""
 from __future__ import annotations
 
+from extensions.ops.borrowed import matmul_shape
+from extensions.ops.convolution import ConvolutionBase
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.shape import normalize_axis
@@ -98,3 +100,66 @@ class OnnxDeformConv(FrontOnlyOp):
     """DeformConv: X, W, offset, optional B and mask; ``group``, ``offset_group``, window attrs."""
 
     op = "onnx::DeformConv"
+
+
+class OnnxQuantizeLinear(OnnxMiddleOp):
+    """QuantizeLinear: x, y_scale, optional y_zero_point; ``axis``, ``block_size``; the output
+    type is ``output_dtype``, else the zero point's, else u8."""
+
+    op = "onnx::QuantizeLinear"
+
+    @classmethod
+    def type_infer(cls, node):
+        dtype = node.get("output_dtype") or (node.in_dtype(2) if node.is_in_port_connected(2) else "u8")
+        node.out_port(0).data.set_dtype(dtype)
+
+
+class OnnxDequantizeLinear(OnnxMiddleOp):
+    """DequantizeLinear: x, x_scale, optional x_zero_point; ``axis``, ``block_size``; the output
+    type is ``output_dtype``, else the scale's."""
+
+    op = "onnx::DequantizeLinear"
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.get("output_dtype") or node.in_dtype(1))
+
+
+class OnnxQuantizedConv(OnnxMiddleOp):
+    """QLinearConv (x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, optional int32 bias;
+    output of y_zp's type) and ConvInteger (x, w, optional x_zp and w_zp; i32 output), with the
+    window attributes and ``group`` of Conv."""
+
+    op = "onnx::QuantizedConv"
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.in_dtype(7) if node.qlinear else "i32")
+
+    @classmethod
+    def infer_shapes(cls, node):
+        x, w = node.in_shape(0), node.in_shape(3 if node.qlinear else 1)
+        if x is None or w is None:
+            return [None]
+        return [(x[0], w[0], *ConvolutionBase._spatial(node, x, w[2:]))]
+
+
+class OnnxQuantizedMatMul(OnnxMiddleOp):
+    """QLinearMatMul (a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp; output of y_zp's type)
+    and MatMulInteger (a, b, optional a_zp per row and b_zp per column; i32 output)."""
+
+    op = "onnx::QuantizedMatMul"
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.in_dtype(7) if node.qlinear else "i32")
+
+    @classmethod
+    def infer_shapes(cls, node):
+        return [matmul_shape(node.in_shape(0), node.in_shape(3 if node.qlinear else 1))]
+
+
+class OnnxDynamicQuantizeLinear(FrontOnlyOp):
+    """DynamicQuantizeLinear: x -> y (u8), y_scale, y_zero_point from the range of x."""
+
+    op = "onnx::DynamicQuantizeLinear"

@@ -1,0 +1,182 @@
+"""Middle lowering of the ONNX quantization operators to arithmetic opset ops:
+
+* dequantize: (Convert(x) - Convert(zero_point)) * scale;
+* quantize: Convert(Clamp(Round(x / scale, half to even) + zero_point, type range));
+* QLinearConv / ConvInteger and QLinearMatMul / MatMulInteger: dequantize the operands, compute
+  in f32, quantize the result (or round it to i32).
+
+Scales and zero points are per tensor, per axis (1-D, along ``axis``) or blocked (the input's
+rank, repeated ``block_size`` times along ``axis``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from extensions.front.onnx.conv_to_opset import channel_bias, grouped_weights, window
+from extensions.middle.normalization import MiddleLowering, input_rank
+from mo.graph.builder import OpBuilder
+from mo.utils.shape import normalize_axis
+
+# Saturation range of each integer element type a quantizer can produce.
+QUANT_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u4": (0, 15),
+               "i4": (-8, 7), "i32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1)}
+
+
+def as_type(b: OpBuilder, port, dtype: str):
+    """``port`` converted to ``dtype`` unless it has that type already."""
+    if port.data.get_dtype() == dtype:
+        return port
+    return b.Convert(port, destination_type=dtype)
+
+
+def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32"):
+    """(x - zero_point) * scale in ``dtype``; scale and zero point may be None."""
+    real = as_type(b, x, dtype)
+    if zero_point is not None:
+        real = b.Subtract(real, as_type(b, zero_point, dtype))
+    return real if scale is None else b.Multiply(real, as_type(b, scale, dtype))
+
+
+def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str):
+    """saturate(round_half_even(real / scale) + zero_point) as ``out_type``."""
+    if out_type not in QUANT_RANGE:
+        raise ValueError(f"quantizing to {out_type} is not supported")
+    dtype = real.data.get_dtype()
+    q = b.Round(b.Divide(real, as_type(b, scale, dtype)), mode="half_to_even")
+    if zero_point is not None:
+        q = b.Add(q, as_type(b, zero_point, dtype))
+    low, high = QUANT_RANGE[out_type]
+    return b.Convert(b.Clamp(q, min=float(low), max=float(high)), destination_type=out_type, name=name)
+
+
+def optional_source(node, port: int):
+    return node.in_port(port).get_source() if node.is_in_port_connected(port) else None
+
+
+def leading_axis(b: OpBuilder, param, rank: int):
+    """A per-channel parameter [C] (or a scalar) -> [C, 1, ...] broadcasting along axis 0 of a
+    tensor of ``rank``."""
+    if param is None or rank < 2:
+        return param
+    return b.Reshape(param, np.array([-1] + [1] * (rank - 1), np.int64), special_zero=False)
+
+
+def along_axis(b: OpBuilder, param, node, x_shape: tuple):
+    """A scale or zero point aligned with x: per tensor as is, per axis reshaped to [C, 1...],
+    blocked repeated ``block_size`` times along the axis (and cut to x's size there)."""
+    if param is None:
+        return None
+    shape = param.data.get_shape()
+    if shape is None:
+        raise ValueError(f"the rank of the scale of {node.fw_op} '{node.name}' is unknown")
+    rank = len(x_shape)
+    if node.block_size <= 0 and (len(shape) == 0 or shape == (1,)):
+        return param
+    axis = normalize_axis(node.axis, rank)
+    if node.block_size <= 0:
+        if len(shape) == 1 and axis < rank - 1:
+            return b.Unsqueeze(param, np.arange(1, rank - axis, dtype=np.int64))
+        return param
+    if len(shape) != rank or any(d < 0 for d in shape):
+        raise ValueError(f"blocked {node.fw_op} '{node.name}' needs a static scale of the input's rank")
+    repeats = np.ones(rank + 1, np.int64)
+    repeats[axis + 1] = node.block_size
+    tiled = b.Tile(b.Unsqueeze(param, np.array([axis + 1], np.int64)), repeats)
+    target = list(shape)
+    target[axis] *= node.block_size
+    expanded = b.Reshape(tiled, np.array(target, np.int64), special_zero=False)
+    if 0 <= x_shape[axis] < target[axis]:
+        expanded = b.Slice(expanded, np.array([0], np.int64), np.array([x_shape[axis]], np.int64),
+                           np.array([1], np.int64), np.array([axis], np.int64))
+    return expanded
+
+
+class QuantizeLinearToOpset(MiddleLowering):
+    op = "onnx::QuantizeLinear"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        x = node.in_port(0).get_source()
+        shape = x.data.get_shape()
+        if shape is None:
+            raise ValueError(f"the rank of the input of QuantizeLinear '{node.name}' is unknown")
+        scale = along_axis(b, node.in_port(1).get_source(), node, shape)
+        zero_point = along_axis(b, optional_source(node, 2), node, shape)
+        return [quantize(b, x, scale, zero_point, node.out_port(0).data.get_dtype(), node.name)]
+
+
+class DequantizeLinearToOpset(MiddleLowering):
+    op = "onnx::DequantizeLinear"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        x = node.in_port(0).get_source()
+        shape = x.data.get_shape()
+        if shape is None:
+            raise ValueError(f"the rank of the input of DequantizeLinear '{node.name}' is unknown")
+        scale = along_axis(b, node.in_port(1).get_source(), node, shape)
+        zero_point = along_axis(b, optional_source(node, 2), node, shape)
+        real = dequantize(b, x, scale, zero_point, scale.data.get_dtype())
+        out_type = node.out_port(0).data.get_dtype()
+        if real.data.get_dtype() != out_type:
+            return [b.Convert(real, destination_type=out_type, name=node.name)]
+        real.node["name"] = node.name
+        return [real]
+
+
+def integer_result(b: OpBuilder, real, name: str):
+    """A product of integers computed in f32 -> i32."""
+    return b.Convert(b.Round(real, mode="half_to_even"), destination_type="i32", name=name)
+
+
+class QuantizedConvToOpset(MiddleLowering):
+    """QLinearConv / ConvInteger -> Convolution or GroupConvolution on dequantized f32 operands;
+    QLinearConv's int32 bias is scaled by x_scale * w_scale."""
+
+    op = "onnx::QuantizedConv"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        src = lambda i: optional_source(node, i)  # noqa: E731
+        w_port = 3 if node.qlinear else 1
+        w_rank = input_rank(node, w_port)
+        if node.qlinear:
+            x = dequantize(b, src(0), src(1), src(2))
+            w_scale = leading_axis(b, src(4), w_rank)
+            w = dequantize(b, src(3), w_scale, leading_axis(b, src(5), w_rank))
+        else:
+            x = dequantize(b, src(0), None, src(2))
+            w = dequantize(b, src(1), None, leading_axis(b, src(3), w_rank))
+        if node.group == 1:
+            conv = b.Convolution(x, w, **window(node))
+        else:
+            conv = b.GroupConvolution(x, grouped_weights(b, w, node.group), **window(node))
+        if not node.qlinear:
+            return [integer_result(b, conv, node.name)]
+        if node.is_in_port_connected(8):
+            bias_scale = b.Reshape(b.Multiply(as_type(b, src(1), "f32"), as_type(b, src(4), "f32")),
+                                   np.array([-1], np.int64), special_zero=False)
+            bias = b.Multiply(as_type(b, src(8), "f32"), bias_scale)
+            conv = b.Add(conv, channel_bias(b, bias, w_rank - 2))
+        return [quantize(b, conv, src(6), src(7), node.out_port(0).data.get_dtype(), node.name)]
+
+
+def per_row(b: OpBuilder, param):
+    """A per-row parameter [M] (or a scalar) -> [M, 1], broadcasting over rows of [..., M, K]."""
+    return None if param is None else b.Reshape(param, np.array([-1, 1], np.int64), special_zero=False)
+
+
+class QuantizedMatMulToOpset(MiddleLowering):
+    """QLinearMatMul / MatMulInteger -> MatMul on dequantized f32 operands (a's parameters per
+    row, b's per column)."""
+
+    op = "onnx::QuantizedMatMul"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        src = lambda i: optional_source(node, i)  # noqa: E731
+        if node.qlinear:
+            a = dequantize(b, src(0), per_row(b, src(1)), per_row(b, src(2)))
+            product = b.MatMul(a, dequantize(b, src(3), src(4), src(5)))
+            return [quantize(b, product, src(6), src(7), node.out_port(0).data.get_dtype(), node.name)]
+        a = dequantize(b, src(0), None, per_row(b, src(2)))
+        return [integer_result(b, b.MatMul(a, dequantize(b, src(1), None, src(3))), node.name)]
