@@ -9,7 +9,7 @@ from extensions.ops.borrowed import matmul_shape
 from extensions.ops.convolution import ConvolutionBase
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
-from mo.utils.shape import normalize_axis
+from mo.utils.shape import DYN, normalize_axis
 
 
 class OnnxMiddleOp(Op):
@@ -163,3 +163,30 @@ class OnnxDynamicQuantizeLinear(FrontOnlyOp):
     """DynamicQuantizeLinear: x -> y (u8), y_scale, y_zero_point from the range of x."""
 
     op = "onnx::DynamicQuantizeLinear"
+
+
+class OnnxNonMaxSuppression(FrontOnlyOp):
+    """NonMaxSuppression: boxes, scores and the optional max_output_boxes_per_class,
+    iou_threshold, score_threshold; ``center_point_box``."""
+
+    op = "onnx::NonMaxSuppression"
+
+
+class OnnxAffineGrid(OnnxMiddleOp):
+    """AffineGrid: theta [N, n, n+1] and size [N, C, spatial...] (n spatial dims) -> grid
+    [N, spatial..., n]; ``align_corners``."""
+
+    op = "onnx::AffineGrid"
+
+    @classmethod
+    def infer_shapes(cls, node):
+        theta, size = node.in_shape(0), node.in_value(1)
+        if size is not None:
+            size = [int(v) for v in size.reshape(-1)]
+            return [(size[0], *size[2:], len(size) - 2)]
+        size_shape = node.in_shape(1)
+        n = theta[1] if theta is not None and theta[1] >= 0 else \
+            (size_shape[0] - 2 if size_shape is not None and size_shape[0] >= 0 else None)
+        if n is None:
+            return [None]
+        return [(DYN if theta is None else theta[0],) + (DYN,) * n + (n,)]
