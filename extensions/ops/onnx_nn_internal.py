@@ -190,3 +190,39 @@ class OnnxAffineGrid(OnnxMiddleOp):
         if n is None:
             return [None]
         return [(DYN if theta is None else theta[0],) + (DYN,) * n + (n,)]
+
+
+def _add_dims(a: int, b: int) -> int:
+    return DYN if a < 0 or b < 0 else a + b
+
+
+def _heads_view(shape: tuple | None, heads: int | None) -> tuple | None:
+    """[B, S, hidden] -> [B, heads, S, hidden / heads]; 4-D shapes are returned as they are."""
+    if shape is None or len(shape) == 4:
+        return shape
+    size = DYN if shape[2] < 0 or not heads else shape[2] // heads
+    return (shape[0], heads or DYN, shape[1], size)
+
+
+class OnnxAttention(OnnxMiddleOp):
+    """Attention (opset 23+): Q, K, V, optional attn_mask, past_key, past_value,
+    nonpad_kv_seqlen -> Y, present_key, present_value, qk_matmul_output. 3-D inputs are
+    [batch, seq, heads * head_size] with ``q_num_heads`` / ``kv_num_heads``."""
+
+    op = "onnx::Attention"
+    num_outputs = 4
+
+    @classmethod
+    def infer_shapes(cls, node):
+        q3 = node.in_shape(0)
+        q = _heads_view(q3, node.get("q_num_heads"))
+        k = _heads_view(node.in_shape(1), node.get("kv_num_heads"))
+        v = _heads_view(node.in_shape(2), node.get("kv_num_heads"))
+        if q is None or k is None or v is None:
+            return [None] * 4
+        past = node.in_shape(4) if node.is_in_port_connected(4) else None
+        total = k[2] if past is None else _add_dims(past[2], k[2])
+        y = (q[0], q[1], q[2], v[3])
+        if len(q3) == 3:
+            y = (q[0], q[2], DYN if q[1] < 0 or v[3] < 0 else q[1] * v[3])
+        return [y, (k[0], k[1], total, k[3]), (v[0], v[1], total, v[3]), (q[0], q[1], q[2], total)]

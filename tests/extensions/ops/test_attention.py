@@ -1,0 +1,18 @@
+"""infer of the ONNX Attention op lowered in the middle phase."""
+from tests.utils.graphs import infer_op
+
+
+def test_attention_4d_with_past_shapes():
+    y, present_k, present_v, qk = infer_op(
+        "onnx::Attention", ((2, 9, 4, 8), "f32"), ((2, 3, 6, 8), "f32"), ((2, 3, 6, 10), "f32"), None,
+        ((2, 3, 12, 8), "f32"), ((2, 3, 12, 10), "f32"), q_num_heads=None, kv_num_heads=None)
+    assert y.data.get_shape() == (2, 9, 4, 10)
+    assert present_k.data.get_shape() == (2, 3, 18, 8) and present_v.data.get_shape() == (2, 3, 18, 10)
+    assert qk.data.get_shape() == (2, 9, 4, 18)
+
+
+def test_attention_3d_shapes_with_dynamic_sequence():
+    y, present_k, _, qk = infer_op("onnx::Attention", ((2, -1, 72), "f16"), ((2, 6, 24), "f16"), ((2, 6, 30), "f16"),
+                                   q_num_heads=9, kv_num_heads=3)
+    assert y.data.get_shape() == (2, -1, 90) and y.data.get_dtype() == "f16"
+    assert present_k.data.get_shape() == (2, 3, 6, 8) and qk.data.get_shape() == (2, 9, -1, 6)
