@@ -226,3 +226,16 @@ class OnnxAttention(OnnxMiddleOp):
         if len(q3) == 3:
             y = (q[0], q[2], DYN if q[1] < 0 or v[3] < 0 else q[1] * v[3])
         return [y, (k[0], k[1], total, k[3]), (v[0], v[1], total, v[3]), (q[0], q[1], q[2], total)]
+
+
+class OnnxRotaryEmbedding(OnnxMiddleOp):
+    """RotaryEmbedding: x ([B, H, S, D], or [B, S, H * D] with ``num_heads``), cos_cache,
+    sin_cache, optional position_ids; ``interleaved``, ``rotary_embedding_dim``."""
+
+    op = "onnx::RotaryEmbedding"
+
+
+class OnnxSwiGLU(FrontOnlyOp):
+    """SwiGLU: a * sigmoid(``alpha`` * a) * b."""
+
+    op = "onnx::SwiGLU"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import ONNX_TO_ET
-from extensions.ops.onnx_nn_internal import OnnxAttention
+from extensions.ops.onnx_nn_internal import OnnxAttention, OnnxRotaryEmbedding, OnnxSwiGLU
 
 
 class AttentionExtractor(OnnxExtractor):
@@ -22,3 +22,21 @@ class AttentionExtractor(OnnxExtractor):
             "left_window_size": int(cls.attr(node, "left_window_size", -1)),
             "right_window_size": int(cls.attr(node, "right_window_size", -1)),
             "num_outputs": 4})
+
+
+class RotaryEmbeddingExtractor(OnnxExtractor):
+    op_types = ("RotaryEmbedding",)
+
+    @classmethod
+    def extract(cls, node):
+        OnnxRotaryEmbedding.update_node(node, {"interleaved": bool(cls.attr(node, "interleaved", 0)),
+                                               "rotary_embedding_dim": int(cls.attr(node, "rotary_embedding_dim", 0)),
+                                               "num_heads": int(cls.attr(node, "num_heads", 0))})
+
+
+class SwiGLUExtractor(OnnxExtractor):
+    op_types = ("SwiGLU",)
+
+    @classmethod
+    def extract(cls, node):
+        OnnxSwiGLU.update_node(node, {"alpha": float(cls.attr(node, "alpha", 1.0))})

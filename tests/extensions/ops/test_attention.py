@@ -16,3 +16,9 @@ def test_attention_3d_shapes_with_dynamic_sequence():
                                    q_num_heads=9, kv_num_heads=3)
     assert y.data.get_shape() == (2, -1, 90) and y.data.get_dtype() == "f16"
     assert present_k.data.get_shape() == (2, 3, 6, 8) and qk.data.get_shape() == (2, 9, -1, 6)
+
+
+def test_rotary_embedding_keeps_the_input_shape():
+    (out,) = infer_op("onnx::RotaryEmbedding", ((2, -1, 64), "f32"), ((16, 8), "f32"), ((16, 8), "f32"),
+                      ((2, -1), "i64"), interleaved=False, rotary_embedding_dim=0, num_heads=4)
+    assert out.data.get_shape() == (2, -1, 64) and out.data.get_dtype() == "f32"
