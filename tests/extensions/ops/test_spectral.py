@@ -8,7 +8,7 @@ def test_dft_keeps_shape_or_takes_signal_size():
     (out,) = infer_op("DFT", ((1, 10, -1, 2), "f32"), np.array([1]))
     assert out.data.get_shape() == (1, 10, -1, 2)
     (out,) = infer_op("IDFT", ((1, 10, 8, 2), "f32"), np.array([-2]), np.array([16]))
-    assert out.data.get_shape() == (1, 10, 16, 2)
+    assert out.data.get_shape() == (1, 16, 8, 2)     # -2 counts from the back of [1, 10, 8] (no complex dim)
 
 
 def test_rdft_and_irdft_shapes():
