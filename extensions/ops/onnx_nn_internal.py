@@ -297,3 +297,19 @@ class OnnxMelWeightMatrix(FrontOnlyOp):
     upper_edge_hertz -> [dft_length // 2 + 1, num_mel_bins] triangular filters."""
 
     op = "onnx::MelWeightMatrix"
+
+
+class OnnxCausalConvWithState(OnnxMiddleOp):
+    """CausalConvWithState: input [B, C, L], depthwise weight [C, 1, k], optional bias [C] and
+    past_state [B, C, k - 1] -> output [B, C, L], present_state [B, C, k - 1]; ``activation``."""
+
+    op = "onnx::CausalConvWithState"
+    num_outputs = 2
+
+    @classmethod
+    def infer_shapes(cls, node):
+        x, w = node.in_shape(0), node.in_shape(1)
+        if x is None:
+            return [None, None]
+        state = DYN if w is None or w[2] < 0 else w[2] - 1
+        return [x, (x[0], x[1], state)]
