@@ -313,3 +313,28 @@ class OnnxCausalConvWithState(OnnxMiddleOp):
             return [None, None]
         state = DYN if w is None or w[2] < 0 else w[2] - 1
         return [x, (x[0], x[1], state)]
+
+
+class OnnxLinearAttention(OnnxMiddleOp):
+    """LinearAttention: query [B, T, Hq * dk], key [B, T, Hkv * dk], value [B, T, Hkv * dv],
+    optional past_state [B, Hkv, dk, dv], decay, beta -> output [B, T, Hq * dv], present_state;
+    ``q_num_heads``, ``kv_num_heads``, ``scale``, ``update_rule``."""
+
+    op = "onnx::LinearAttention"
+    num_outputs = 2
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.in_dtype(0))
+        state = node.in_dtype(3) if node.is_in_port_connected(3) else node.in_dtype(0)
+        node.out_port(1).data.set_dtype(state)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        q, k, v = node.in_shape(0), node.in_shape(1), node.in_shape(2)
+        if q is None or k is None or v is None:
+            return [None, None]
+        hq, hkv = node.q_num_heads, node.kv_num_heads
+        dk = DYN if k[2] < 0 else k[2] // hkv
+        dv = DYN if v[2] < 0 else v[2] // hkv
+        return [(q[0], q[1], DYN if dv < 0 else hq * dv), (q[0], hkv, dk, dv)]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import ONNX_TO_ET
-from extensions.ops.onnx_nn_internal import OnnxAttention, OnnxRotaryEmbedding, OnnxSwiGLU
+from extensions.ops.onnx_nn_internal import OnnxAttention, OnnxLinearAttention, OnnxRotaryEmbedding, OnnxSwiGLU
 
 
 class AttentionExtractor(OnnxExtractor):
@@ -40,3 +40,35 @@ class SwiGLUExtractor(OnnxExtractor):
     @classmethod
     def extract(cls, node):
         OnnxSwiGLU.update_node(node, {"alpha": float(cls.attr(node, "alpha", 1.0))})
+
+
+class FlexAttentionExtractor(OnnxExtractor):
+    """ai.onnx.preview FlexAttention without score_mod / prob_mod graphs is 4-D Attention; its
+    softmax runs in f32 for 16-bit inputs unless softmax_precision says otherwise."""
+
+    op_types = ("ai.onnx.preview::FlexAttention",)
+
+    @classmethod
+    def extract(cls, node):
+        mods = [name for name in ("score_mod", "prob_mod") if cls.attr(node, name) is not None]
+        if mods:
+            raise ValueError(f"FlexAttention with {' and '.join(mods)} is not supported")
+        precision = int(cls.attr(node, "softmax_precision", 0))
+        OnnxAttention.update_node(node, {
+            "q_num_heads": None, "kv_num_heads": None, "is_causal": False, "scale": cls.attr(node, "scale"),
+            "softcap": 0.0, "qk_matmul_output_mode": 0,
+            "softmax_precision": ONNX_TO_ET.get(precision) if precision else "f32",
+            "left_window_size": -1, "right_window_size": -1, "num_outputs": 4})
+
+
+class LinearAttentionExtractor(OnnxExtractor):
+    op_types = ("LinearAttention",)
+
+    @classmethod
+    def extract(cls, node):
+        rule = cls.attr(node, "update_rule", "gated_delta")
+        if rule not in ("linear", "gated", "delta", "gated_delta"):
+            raise ValueError(f"unknown update_rule '{rule}'")
+        OnnxLinearAttention.update_node(node, {
+            "q_num_heads": int(cls.attr(node, "q_num_heads")), "kv_num_heads": int(cls.attr(node, "kv_num_heads")),
+            "scale": float(cls.attr(node, "scale", 0.0)), "update_rule": rule, "num_outputs": 2})

@@ -22,3 +22,15 @@ def test_rotary_embedding_keeps_the_input_shape():
     (out,) = infer_op("onnx::RotaryEmbedding", ((2, -1, 64), "f32"), ((16, 8), "f32"), ((16, 8), "f32"),
                       ((2, -1), "i64"), interleaved=False, rotary_embedding_dim=0, num_heads=4)
     assert out.data.get_shape() == (2, -1, 64) and out.data.get_dtype() == "f32"
+
+
+def test_linear_attention_shapes_and_state_type():
+    out, state = infer_op("onnx::LinearAttention", ((2, 4, 64), "f16"), ((2, 4, 32), "f16"), ((2, 4, 48), "f16"),
+                          ((2, 4, 8, 12), "f32"), q_num_heads=8, kv_num_heads=4, scale=0.0, update_rule="linear")
+    assert out.data.get_shape() == (2, 4, 96) and out.data.get_dtype() == "f16"
+    assert state.data.get_shape() == (2, 4, 8, 12) and state.data.get_dtype() == "f32"
+
+
+def test_causal_conv_with_state_shapes():
+    out, state = infer_op("onnx::CausalConvWithState", ((2, 4, -1), "f32"), ((4, 1, 5), "f32"), activation="none")
+    assert out.data.get_shape() == (2, 4, -1) and state.data.get_shape() == (2, 4, 4)
