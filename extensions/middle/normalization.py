@@ -58,6 +58,15 @@ def restore(b: OpBuilder, y, dtype: str, name: str):
     return y
 
 
+def trailing_axes_input(b: OpBuilder, node):
+    """(axes ``axis``..rank-1, the input's source, the input in the computation type, that type)
+    of LayerNormalization / RMSNormalization."""
+    rank = input_rank(node)
+    source = node.in_port(0).get_source()
+    x, dtype = stashed(b, node, source)
+    return np.arange(normalize_axis(node.axis, rank), rank, dtype=np.int64), source, x, dtype
+
+
 class LayerNormToOpset(MiddleLowering):
     """Y = MVN(x over axis..rank-1) * scale + bias; when Mean or InvStdDev are used,
     Y = (x - mean) * inv_std_dev * scale + bias with both computed by reductions."""
@@ -66,10 +75,7 @@ class LayerNormToOpset(MiddleLowering):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        rank = input_rank(node)
-        axes = np.arange(normalize_axis(node.axis, rank), rank, dtype=np.int64)
-        source = node.in_port(0).get_source()
-        x, dtype = stashed(b, node, source)
+        axes, source, x, dtype = trailing_axes_input(b, node)
         stats_used = node.out_port(1).is_connected() or node.out_port(2).is_connected()
         mean = inv = None
         if stats_used:
@@ -93,10 +99,7 @@ class RMSNormToOpset(MiddleLowering):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        rank = input_rank(node)
-        axes = np.arange(normalize_axis(node.axis, rank), rank, dtype=np.int64)
-        source = node.in_port(0).get_source()
-        x, dtype = stashed(b, node, source)
+        axes, source, x, dtype = trailing_axes_input(b, node)
         mean_square = b.ReduceMean(b.Multiply(x, x), axes, keep_dims=True)
         rms = b.Sqrt(b.Add(mean_square, scalar(node.epsilon, dtype)))
         y = b.Multiply(b.Divide(x, rms), same_type(b, node.in_port(1), x))

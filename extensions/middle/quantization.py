@@ -90,17 +90,22 @@ def along_axis(b: OpBuilder, param, node, x_shape: tuple):
     return expanded
 
 
+def linear_operands(b: OpBuilder, node):
+    """x, and the scale and zero point of Quantize/DequantizeLinear aligned with it."""
+    x = node.in_port(0).get_source()
+    shape = x.data.get_shape()
+    if shape is None:
+        raise ValueError(f"the rank of the input of {node.fw_op} '{node.name}' is unknown")
+    scale = along_axis(b, node.in_port(1).get_source(), node, shape)
+    return x, scale, along_axis(b, optional_source(node, 2), node, shape)
+
+
 class QuantizeLinearToOpset(MiddleLowering):
     op = "onnx::QuantizeLinear"
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        x = node.in_port(0).get_source()
-        shape = x.data.get_shape()
-        if shape is None:
-            raise ValueError(f"the rank of the input of QuantizeLinear '{node.name}' is unknown")
-        scale = along_axis(b, node.in_port(1).get_source(), node, shape)
-        zero_point = along_axis(b, optional_source(node, 2), node, shape)
+        x, scale, zero_point = linear_operands(b, node)
         return [quantize(b, x, scale, zero_point, node.out_port(0).data.get_dtype(), node.name)]
 
 
@@ -109,12 +114,7 @@ class DequantizeLinearToOpset(MiddleLowering):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        x = node.in_port(0).get_source()
-        shape = x.data.get_shape()
-        if shape is None:
-            raise ValueError(f"the rank of the input of DequantizeLinear '{node.name}' is unknown")
-        scale = along_axis(b, node.in_port(1).get_source(), node, shape)
-        zero_point = along_axis(b, optional_source(node, 2), node, shape)
+        x, scale, zero_point = linear_operands(b, node)
         real = dequantize(b, x, scale, zero_point, scale.data.get_dtype())
         out_type = node.out_port(0).data.get_dtype()
         if real.data.get_dtype() != out_type:

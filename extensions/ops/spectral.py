@@ -32,24 +32,24 @@ class DFT(Op):
 
     @classmethod
     def spectral_shape(cls, node, shape: tuple, rank: int):
-        """Shape after replacing the transformed dims of ``shape`` (of the signal's ``rank``)
-        with the signal sizes; None entries where unknown."""
+        """(``shape`` with its transformed dims (axes of a signal of ``rank``) replaced by the
+        signal sizes, the axes, the sizes), or Nones when the axes or sizes are not constant."""
         axes = transform_axes(node, rank)
         sizes = None if axes is None else signal_sizes(node, len(axes))
         if sizes is None:
-            return None, None
+            return None, None, None
         out = list(shape)
         for axis, size in zip(axes, sizes):
             if size != -1:
                 out[axis] = size
-        return out, axes
+        return out, axes, sizes
 
     @classmethod
     def infer_shapes(cls, node):
         x = node.in_shape(0)
         if x is None:
             return [None]
-        out, _ = cls.spectral_shape(node, x, len(x) - 1)
+        out, _, _ = cls.spectral_shape(node, x, len(x) - 1)
         return [(DYN,) * (len(x) - 1) + (2,) if out is None else tuple(out)]
 
 
@@ -72,7 +72,7 @@ class RDFT(DFT):
         x = node.in_shape(0)
         if x is None:
             return [None]
-        out, axes = cls.spectral_shape(node, x, len(x))
+        out, axes, _ = cls.spectral_shape(node, x, len(x))
         if out is None:
             return [(DYN,) * len(x) + (2,)]
         last = out[axes[-1]]
@@ -93,14 +93,9 @@ class IRDFT(DFT):
         x = node.in_shape(0)
         if x is None:
             return [None]
-        axes = transform_axes(node, len(x) - 1)
-        sizes = None if axes is None else signal_sizes(node, len(axes))
-        if sizes is None:
+        out, axes, sizes = cls.spectral_shape(node, x[:-1], len(x) - 1)
+        if out is None:
             return [(DYN,) * (len(x) - 1)]
-        out = list(x[:-1])
-        for axis, size in zip(axes, sizes):
-            if size != -1:
-                out[axis] = size
         if sizes[-1] == -1:
             n = x[axes[-1]]
             out[axes[-1]] = DYN if n < 0 else 2 * (n - 1)
