@@ -1,7 +1,8 @@
 """Middle lowering of the ONNX quantization operators to arithmetic opset ops:
 
 * dequantize: (Convert(x) - Convert(zero_point)) * scale;
-* quantize: Convert(Clamp(Round(x / scale, half to even) + zero_point, type range));
+* quantize: Convert(Clamp(Round(x / scale, half to even) + zero_point, type range)), float8
+  without the Round;
 * QLinearConv / ConvInteger and QLinearMatMul / MatMulInteger: dequantize the operands, compute
   in f32, quantize the result (or round it to i32).
 
@@ -19,6 +20,8 @@ from mo.utils.shape import normalize_axis
 # Saturation range of each integer element type a quantizer can produce.
 QUANT_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u4": (0, 15),
                "i4": (-8, 7), "i32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1)}
+# Largest finite value of the float8 types.
+F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
 def as_type(b: OpBuilder, port, dtype: str):
@@ -36,16 +39,22 @@ def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32"):
     return real if scale is None else b.Multiply(real, as_type(b, scale, dtype))
 
 
-def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str):
-    """saturate(round_half_even(real / scale) + zero_point) as ``out_type``."""
-    if out_type not in QUANT_RANGE:
+def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str, saturate: bool = True):
+    """saturate(round_half_even(real / scale) + zero_point) as the integer ``out_type``; for a
+    float8 type real / scale + zero_point, rounded by the conversion and clamped to the type's
+    finite range when ``saturate``."""
+    if out_type not in QUANT_RANGE and out_type not in F8_MAX:
         raise ValueError(f"quantizing to {out_type} is not supported")
     dtype = real.data.get_dtype()
-    q = b.Round(b.Divide(real, as_type(b, scale, dtype)), mode="half_to_even")
+    q = b.Divide(real, as_type(b, scale, dtype))
+    if out_type in QUANT_RANGE:
+        q = b.Round(q, mode="half_to_even")
     if zero_point is not None:
         q = b.Add(q, as_type(b, zero_point, dtype))
-    low, high = QUANT_RANGE[out_type]
-    return b.Convert(b.Clamp(q, min=float(low), max=float(high)), destination_type=out_type, name=name)
+    low, high = QUANT_RANGE.get(out_type) or (-F8_MAX[out_type], F8_MAX[out_type])
+    if out_type in QUANT_RANGE or saturate:
+        q = b.Clamp(q, min=float(low), max=float(high))
+    return b.Convert(q, destination_type=out_type, name=name)
 
 
 def optional_source(node, port: int):
@@ -106,7 +115,7 @@ class QuantizeLinearToOpset(MiddleLowering):
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         x, scale, zero_point = linear_operands(b, node)
-        return [quantize(b, x, scale, zero_point, node.out_port(0).data.get_dtype(), node.name)]
+        return [quantize(b, x, scale, zero_point, node.out_port(0).data.get_dtype(), node.name, node.saturate)]
 
 
 class DequantizeLinearToOpset(MiddleLowering):
