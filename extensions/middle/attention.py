@@ -6,12 +6,14 @@
              boolean mask, causality (key <= query + offset), the sliding window and the
              nonpad_kv_seqlen padding; offset is the past length or nonpad_kv_seqlen - q_len
     Y      = softmax(scores + bias) @ V, rows whose bias is all -inf giving zeros
+FlexAttention's score_mod / prob_mod graphs are inlined before / after the softmax.
 
 K and V heads are repeated for grouped-query attention."""
 from __future__ import annotations
 
 import numpy as np
 
+from extensions.middle.inline_body import inline_body
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
 from mo.utils.types import np_dtype
@@ -54,6 +56,13 @@ def repeat_heads(b: OpBuilder, x, repeats: int):
     return b.Reshape(tiled, np.array([0, shape[1] * repeats, -1, shape[3]], np.int64), special_zero=True)
 
 
+def apply_mod(b: OpBuilder, node, name: str, tensor):
+    """``tensor`` passed through the node's graph attribute ``name`` (FlexAttention's score_mod
+    and prob_mod), if it has one."""
+    body = (node.get("bodies") or {}).get(name)
+    return tensor if body is None else inline_body(b, node, body, [tensor])[0]
+
+
 class AttentionToOpset(MiddleLowering):
     op = "onnx::Attention"
 
@@ -84,12 +93,13 @@ class AttentionToOpset(MiddleLowering):
         precision = node.softmax_precision
         if precision == "f32" and dtype in ("f16", "bf16"):
             scores = b.Convert(scores, destination_type=precision)
-        probs = b.Softmax(scores, axis=-1)
+        probs = b.Softmax(apply_mod(b, node, "score_mod", scores), axis=-1)
         if bias is not None and self.may_mask_rows(bias):
             # The CPU's ReduceMax of an all -inf row may give the lowest finite number.
             row_max = b.ReduceMax(bias, np.array([-1], np.int64), keep_dims=True)
             all_masked = b.LessEqual(row_max, const(LOWEST.get(dtype, np.finfo(np.float32).min)))
             probs = b.Select(all_masked, typed(b, 0, probs.data.get_dtype()), probs)
+        probs = apply_mod(b, node, "prob_mod", probs)
         if probs.data.get_dtype() != dtype:
             probs = b.Convert(probs, destination_type=dtype)
         y = b.MatMul(probs, repeat_heads(b, present_v, repeats))

@@ -43,16 +43,14 @@ class SwiGLUExtractor(OnnxExtractor):
 
 
 class FlexAttentionExtractor(OnnxExtractor):
-    """ai.onnx.preview FlexAttention without score_mod / prob_mod graphs is 4-D Attention; its
-    softmax runs in f32 for 16-bit inputs unless softmax_precision says otherwise."""
+    """ai.onnx.preview FlexAttention is 4-D Attention whose score_mod / prob_mod graphs (the
+    node's bodies) are inlined by the lowering; its softmax runs in f32 for 16-bit inputs unless
+    softmax_precision says otherwise."""
 
     op_types = ("ai.onnx.preview::FlexAttention",)
 
     @classmethod
     def extract(cls, node):
-        mods = [name for name in ("score_mod", "prob_mod") if cls.attr(node, name) is not None]
-        if mods:
-            raise ValueError(f"FlexAttention with {' and '.join(mods)} is not supported")
         precision = int(cls.attr(node, "softmax_precision", 0))
         OnnxAttention.update_node(node, {
             "q_num_heads": None, "kv_num_heads": None, "is_causal": False, "scale": cls.attr(node, "scale"),
