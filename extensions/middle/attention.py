@@ -1,4 +1,6 @@
-"""Middle lowering of ONNX Attention (opsets 23-25) to MatMul / Softmax arithmetic.
+"""Middle lowering of ONNX Attention (opsets 23-25) to ScaledDotProductAttention, or to MatMul /
+Softmax arithmetic when a soft cap, the qk_matmul_output output, a softmax precision or
+FlexAttention's mod graphs need the intermediate scores.
 
     Q, K, V (3-D inputs split into heads)      past_key / past_value concatenated to K / V
     scores = (Q * sqrt(scale)) @ (K * sqrt(scale))^T, soft-capped: softcap * tanh(scores / softcap)
@@ -78,15 +80,23 @@ class AttentionToOpset(MiddleLowering):
         present_k = k if src(4) is None else b.Concat(src(4), k, axis=2)
         present_v = v if src(5) is None else b.Concat(src(5), v, axis=2)
 
-        root_scale = self.root_scale(b, node, q, const)
         q_heads, kv_heads = q.data.get_shape()[1], present_k.data.get_shape()[1]
         repeats = q_heads // kv_heads if q_heads > 0 and kv_heads > 0 and q_heads != kv_heads else 1
+        bias = self.bias(b, node, q, present_k, src(3), src(4), src(6), const)
+        guard = self.fully_masked_rows(b, bias, dtype) if bias is not None else None
+        if self.plain(node, dtype):
+            y = self.sdpa(b, node, q, repeat_heads(b, present_k, repeats), repeat_heads(b, present_v, repeats),
+                          bias, src(3), src(4), src(6), const)
+            if guard is not None:
+                y = b.Select(guard, const(0), y)
+            return [self.merge_heads(b, y, rank, node.name), present_k, present_v, None]
+
+        root_scale = self.root_scale(b, node, q, const)
         keys = repeat_heads(b, b.Multiply(present_k, root_scale), repeats)
         scores = b.MatMul(b.Multiply(q, root_scale), keys, transpose_b=True)
         if node.softcap > 0:
             scores = b.Multiply(b.Tanh(b.Divide(scores, const(node.softcap))), const(node.softcap))
         capped = scores
-        bias = self.bias(b, node, q, present_k, src(3), src(4), src(6), const)
         if bias is not None:
             scores = b.Add(scores, bias)
         biased = scores
@@ -94,20 +104,57 @@ class AttentionToOpset(MiddleLowering):
         if precision == "f32" and dtype in ("f16", "bf16"):
             scores = b.Convert(scores, destination_type=precision)
         probs = b.Softmax(apply_mod(b, node, "score_mod", scores), axis=-1)
-        if bias is not None and self.may_mask_rows(bias):
-            # The CPU's ReduceMax of an all -inf row may give the lowest finite number.
-            row_max = b.ReduceMax(bias, np.array([-1], np.int64), keep_dims=True)
-            all_masked = b.LessEqual(row_max, const(LOWEST.get(dtype, np.finfo(np.float32).min)))
-            probs = b.Select(all_masked, typed(b, 0, probs.data.get_dtype()), probs)
+        if guard is not None:
+            probs = b.Select(guard, typed(b, 0, probs.data.get_dtype()), probs)
         probs = apply_mod(b, node, "prob_mod", probs)
         if probs.data.get_dtype() != dtype:
             probs = b.Convert(probs, destination_type=dtype)
-        y = b.MatMul(probs, repeat_heads(b, present_v, repeats))
-        if rank == 3:
-            y = b.Reshape(b.Transpose(y, np.array([0, 2, 1, 3], np.int64)), np.array([0, 0, -1], np.int64),
-                          special_zero=True)
+        y = self.merge_heads(b, b.MatMul(probs, repeat_heads(b, present_v, repeats)), rank, node.name)
         qk_output = {0: capped, 1: capped, 2: biased, 3: probs}[node.qk_matmul_output_mode]
         return [y, present_k, present_v, qk_output]
+
+    @staticmethod
+    def plain(node, dtype: str) -> bool:
+        """Whether ScaledDotProductAttention computes the node: no soft cap, no qk output, no
+        mod graphs, the softmax in the input type."""
+        return (node.softcap <= 0 and not node.out_port(3).is_connected() and not node.get("bodies")
+                and not (node.softmax_precision == "f32" and dtype in ("f16", "bf16")))
+
+    @staticmethod
+    def sdpa(b: OpBuilder, node, q, k, v, bias, mask, past, nonpad, const):
+        """ScaledDotProductAttention with the bias as its mask; a causal mask alone, aligned
+        top-left without past or padding information, is the op's own ``causal``."""
+        size = dim(b, q, 3)
+        if node.scale is not None:
+            scale = const(node.scale)
+        elif isinstance(size, np.integer):
+            scale = const(float(size) ** -0.5)
+        else:
+            scale = b.Power(b.ConvertLike(size, q), const(-0.5))
+        windowed = node.left_window_size >= 0 or node.right_window_size >= 0
+        if node.is_causal and mask is None and past is None and nonpad is None and not windowed:
+            return b.ScaledDotProductAttention(q, k, v, const(0), scale, causal=True)
+        return b.ScaledDotProductAttention(q, k, v, const(0) if bias is None else bias, scale, causal=False)
+
+    @staticmethod
+    def merge_heads(b: OpBuilder, y, rank: int, name: str):
+        """[B, H, S, D] back to the input's layout: [B, S, H * D] for 3-D inputs."""
+        if rank == 3:
+            return b.Reshape(b.Transpose(y, np.array([0, 2, 1, 3], np.int64)), np.array([0, 0, -1], np.int64),
+                             special_zero=True, name=name)
+        y.node["name"] = name
+        return y
+
+    @staticmethod
+    def fully_masked_rows(b: OpBuilder, bias, dtype: str):
+        """[..., q, 1] True where the bias masks every key (the output row is then 0, not NaN);
+        None when the bias is constant and masks no whole row."""
+        value = bias.data.get_value()
+        if value is not None and not np.isneginf(value).all(axis=-1).any():
+            return None
+        # The CPU's ReduceMax of an all -inf row may give the lowest finite number.
+        row_max = b.ReduceMax(bias, np.array([-1], np.int64), keep_dims=True)
+        return b.LessEqual(row_max, typed(b, LOWEST.get(dtype, float(np.finfo(np.float32).min)), dtype))
 
     @staticmethod
     def root_scale(b: OpBuilder, node, q, const):
@@ -118,12 +165,6 @@ class AttentionToOpset(MiddleLowering):
         if isinstance(size, np.integer):
             return const(float(size) ** -0.25)
         return b.Power(b.ConvertLike(size, q), const(-0.25))
-
-    @staticmethod
-    def may_mask_rows(bias) -> bool:
-        """False when the bias is a known constant with no row that is entirely -inf."""
-        value = bias.data.get_value()
-        return value is None or bool(np.isneginf(value).all(axis=-1).any())
 
     @staticmethod
     def bias(b: OpBuilder, node, q, keys, mask, past, nonpad, const):
