@@ -3,8 +3,9 @@
 * dequantize: (Convert(x) - Convert(zero_point)) * scale;
 * quantize: Convert(Clamp(Round(x / scale, half to even) + zero_point, type range)), float8
   without the Round;
-* QLinearConv / ConvInteger and QLinearMatMul / MatMulInteger: dequantize the operands, compute
-  in f32, quantize the result (or round it to i32).
+* QLinearConv / ConvInteger and QLinearMatMul / MatMulInteger: the zero-point-shifted operands
+  multiplied in f32 (exact integer accumulators), then requantized with scale_a * scale_b /
+  scale_y (or rounded to i32).
 
 Scales and zero points are per tensor, per axis (1-D, along ``axis``) or blocked (the input's
 rank, repeated ``block_size`` times along ``axis``)."""
@@ -43,10 +44,17 @@ def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str, sa
     """saturate(round_half_even(real / scale) + zero_point) as the integer ``out_type``; for a
     float8 type real / scale + zero_point, rounded by the conversion and clamped to the type's
     finite range when ``saturate``."""
+    return requantize(b, b.Divide(real, as_type(b, scale, real.data.get_dtype())), zero_point, out_type, name,
+                      saturate)
+
+
+def requantize(b: OpBuilder, q, zero_point, out_type: str, name: str, saturate: bool = True):
+    """Values already divided by the scale -> rounded, shifted by the zero point, saturated and
+    converted to ``out_type``."""
     if out_type not in QUANT_RANGE and out_type not in F8_MAX:
-        raise ValueError(f"quantizing to {out_type} is not supported")
-    dtype = real.data.get_dtype()
-    q = b.Divide(real, as_type(b, scale, dtype))
+        raise ValueError(f"quantizing to {out_type} is not supported: the output type must be an integer or "
+                         f"float8 type")
+    dtype = q.data.get_dtype()
     if out_type in QUANT_RANGE:
         q = b.Round(q, mode="half_to_even")
     if zero_point is not None:
@@ -137,9 +145,16 @@ def integer_result(b: OpBuilder, real, name: str):
     return b.Convert(b.Round(real, mode="half_to_even"), destination_type="i32", name=name)
 
 
+def multiplier(b: OpBuilder, a_scale, b_scale, y_scale):
+    """a_scale * b_scale / y_scale in f32: what turns an integer accumulator into output steps."""
+    product = b.Multiply(as_type(b, a_scale, "f32"), as_type(b, b_scale, "f32"))
+    return b.Divide(product, as_type(b, y_scale, "f32"))
+
+
 class QuantizedConvToOpset(MiddleLowering):
-    """QLinearConv / ConvInteger -> Convolution or GroupConvolution on dequantized f32 operands;
-    QLinearConv's int32 bias is scaled by x_scale * w_scale."""
+    """QLinearConv / ConvInteger -> Convolution or GroupConvolution of the zero-point-shifted
+    operands in f32 (an exact integer accumulator, as the reference computes it in int32);
+    QLinearConv adds its int32 bias and requantizes with x_scale * w_scale / y_scale."""
 
     op = "onnx::QuantizedConv"
 
@@ -148,25 +163,18 @@ class QuantizedConvToOpset(MiddleLowering):
         src = lambda i: optional_source(node, i)  # noqa: E731
         w_port = 3 if node.qlinear else 1
         w_rank = input_rank(node, w_port)
-        if node.qlinear:
-            x = dequantize(b, src(0), src(1), src(2))
-            w_scale = leading_axis(b, src(4), w_rank)
-            w = dequantize(b, src(3), w_scale, leading_axis(b, src(5), w_rank))
-        else:
-            x = dequantize(b, src(0), None, src(2))
-            w = dequantize(b, src(1), None, leading_axis(b, src(3), w_rank))
+        x = dequantize(b, src(0), None, src(2))
+        w = dequantize(b, src(w_port), None, leading_axis(b, src(w_port + 2), w_rank))
         if node.group == 1:
-            conv = b.Convolution(x, w, **window(node))
+            acc = b.Convolution(x, w, **window(node))
         else:
-            conv = b.GroupConvolution(x, grouped_weights(b, w, node.group), **window(node))
+            acc = b.GroupConvolution(x, grouped_weights(b, w, node.group), **window(node))
         if not node.qlinear:
-            return [integer_result(b, conv, node.name)]
+            return [integer_result(b, acc, node.name)]
         if node.is_in_port_connected(8):
-            bias_scale = b.Reshape(b.Multiply(as_type(b, src(1), "f32"), as_type(b, src(4), "f32")),
-                                   np.array([-1], np.int64), special_zero=False)
-            bias = b.Multiply(as_type(b, src(8), "f32"), bias_scale)
-            conv = b.Add(conv, channel_bias(b, bias, w_rank - 2))
-        return [quantize(b, conv, src(6), src(7), node.out_port(0).data.get_dtype(), node.name)]
+            acc = b.Add(acc, channel_bias(b, as_type(b, src(8), "f32"), w_rank - 2))
+        steps = b.Multiply(acc, leading_axis(b, multiplier(b, src(1), src(4), src(6)), w_rank - 1))
+        return [requantize(b, steps, src(7), node.out_port(0).data.get_dtype(), node.name)]
 
 
 def per_row(b: OpBuilder, param):
@@ -175,17 +183,19 @@ def per_row(b: OpBuilder, param):
 
 
 class QuantizedMatMulToOpset(MiddleLowering):
-    """QLinearMatMul / MatMulInteger -> MatMul on dequantized f32 operands (a's parameters per
-    row, b's per column)."""
+    """QLinearMatMul / MatMulInteger -> MatMul of the zero-point-shifted operands in f32 (a's
+    parameters per row, b's per column); QLinearMatMul requantizes with a_scale * b_scale /
+    y_scale."""
 
     op = "onnx::QuantizedMatMul"
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         src = lambda i: optional_source(node, i)  # noqa: E731
-        if node.qlinear:
-            a = dequantize(b, src(0), per_row(b, src(1)), per_row(b, src(2)))
-            product = b.MatMul(a, dequantize(b, src(3), src(4), src(5)))
-            return [quantize(b, product, src(6), src(7), node.out_port(0).data.get_dtype(), node.name)]
+        b_port = 3 if node.qlinear else 1
         a = dequantize(b, src(0), None, per_row(b, src(2)))
-        return [integer_result(b, b.MatMul(a, dequantize(b, src(1), None, src(3))), node.name)]
+        acc = b.MatMul(a, dequantize(b, src(b_port), None, src(b_port + 2)))
+        if not node.qlinear:
+            return [integer_result(b, acc, node.name)]
+        steps = b.Multiply(acc, multiplier(b, per_row(b, src(1)), src(4), src(6)))
+        return [requantize(b, steps, src(7), node.out_port(0).data.get_dtype(), node.name)]
