@@ -5,10 +5,11 @@ import numpy as np
 
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.utils.types import np_dtype
 
 
-def normalized_coords(b: OpBuilder, length, dtype: str, align_corners: bool):
+def normalized_coords(b: OpBuilder, length, dtype: str, align_corners: bool) -> Port:
     """The 1-D sampling positions in [-1, 1] along a dim of ``length`` (i64 scalar): the pixel
     centers, or with ``align_corners`` the edge pixels at exactly -1 and 1."""
     steps = b.Convert(b.Range(np.int64(0), length, np.int64(1), output_type="i64"), destination_type=dtype)

@@ -18,18 +18,19 @@ import numpy as np
 from extensions.middle.inline_body import inline_body
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.utils.types import np_dtype
 
 # Lowest finite value of each float type (bf16's rounded towards zero).
 LOWEST = {"f16": float(np.finfo(np.float16).min), "bf16": -3.38e38, "f64": float(np.finfo(np.float64).min)}
 
 
-def typed(b: OpBuilder, value: float, dtype: str):
+def typed(b: OpBuilder, value: float, dtype: str) -> Port:
     """A scalar constant of element type ``dtype`` (bf16 and f8 included)."""
     return b.const(np.array(value, np_dtype(dtype)), element_type=dtype)
 
 
-def dim(b: OpBuilder, port, axis: int):
+def dim(b: OpBuilder, port, axis: int) -> np.int64 | Port:
     """Size of one dim of ``port``: an i64 number when static, else a scalar computed at run time."""
     shape = port.data.get_shape()
     if shape is not None and shape[axis] >= 0:
@@ -37,7 +38,7 @@ def dim(b: OpBuilder, port, axis: int):
     return b.Gather(b.ShapeOf(port), np.array(axis, np.int64), np.array(0, np.int64))
 
 
-def split_heads(b: OpBuilder, x, heads: int | None):
+def split_heads(b: OpBuilder, x, heads: int | None) -> Port:
     """[B, S, heads * size] -> [B, heads, S, size]; 4-D inputs are already in that form."""
     if x.data.get_rank() == 4:
         return x
@@ -47,7 +48,7 @@ def split_heads(b: OpBuilder, x, heads: int | None):
     return b.Transpose(split, np.array([0, 2, 1, 3], np.int64))
 
 
-def repeat_heads(b: OpBuilder, x, repeats: int):
+def repeat_heads(b: OpBuilder, x, repeats: int) -> Port:
     """[B, H, S, D] -> [B, H * repeats, S, D], each head repeated in place (h0, h0, h1, h1...)."""
     shape = x.data.get_shape()
     if repeats == 1:
@@ -58,7 +59,7 @@ def repeat_heads(b: OpBuilder, x, repeats: int):
     return b.Reshape(tiled, np.array([0, shape[1] * repeats, -1, shape[3]], np.int64), special_zero=True)
 
 
-def apply_mod(b: OpBuilder, node, name: str, tensor):
+def apply_mod(b: OpBuilder, node, name: str, tensor) -> Port:
     """``tensor`` passed through the node's graph attribute ``name`` (FlexAttention's score_mod
     and prob_mod), if it has one."""
     body = (node.get("bodies") or {}).get(name)

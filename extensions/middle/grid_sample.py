@@ -9,9 +9,10 @@ import numpy as np
 from extensions.middle.attention import dim
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 
 
-def as_float(b: OpBuilder, size):
+def as_float(b: OpBuilder, size) -> np.float32 | Port:
     return np.float32(size) if isinstance(size, np.integer) else b.Convert(size, destination_type="f32")
 
 

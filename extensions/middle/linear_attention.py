@@ -7,6 +7,7 @@ import numpy as np
 from extensions.middle.attention import repeat_heads, split_heads
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 
 
 def steps(b: OpBuilder, x, count: int) -> list:
@@ -15,7 +16,7 @@ def steps(b: OpBuilder, x, count: int) -> list:
     return list(parts) if count > 1 else [parts]
 
 
-def per_position(b: OpBuilder, x, heads: int):
+def per_position(b: OpBuilder, x, heads: int) -> Port:
     """[B, T, heads * d] (d may be 1) in f32 -> [B, heads, T, d]."""
     return split_heads(b, b.Convert(x, destination_type="f32"), heads)
 

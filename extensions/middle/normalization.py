@@ -7,6 +7,7 @@ import numpy as np
 
 from extensions.middle.constant_folding import ConstantFolding
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 from mo.utils.shape import normalize_axis
 from mo.utils.types import np_dtype
@@ -19,7 +20,7 @@ def input_rank(node, port: int = 0) -> int:
     return rank
 
 
-def scalar(value: float, dtype: str | None):
+def scalar(value: float, dtype: str | None) -> np.ndarray:
     """A scalar constant of a float element type (f32 when unknown)."""
     return np.array(value, dtype=np_dtype(dtype or "f32"))
 
@@ -34,7 +35,7 @@ class MiddleLowering(ReplaceOp):
         return [ConstantFolding]
 
 
-def stashed(b: OpBuilder, node, x):
+def stashed(b: OpBuilder, node, x) -> tuple[Port, str]:
     """(input in the computation type, that type): f16/bf16 inputs are computed in ``stash_dtype``."""
     dtype = x.data.get_dtype()
     stash = node.get("stash_dtype")
@@ -43,7 +44,7 @@ def stashed(b: OpBuilder, node, x):
     return x, dtype
 
 
-def same_type(b: OpBuilder, port, like):
+def same_type(b: OpBuilder, port, like) -> Port:
     """The source of input ``port`` converted to the element type of ``like`` when they differ."""
     source = port.get_source()
     if source.data.get_dtype() == like.data.get_dtype():
@@ -51,14 +52,14 @@ def same_type(b: OpBuilder, port, like):
     return b.ConvertLike(source, like)
 
 
-def restore(b: OpBuilder, y, dtype: str, name: str):
+def restore(b: OpBuilder, y, dtype: str, name: str) -> Port:
     """``y`` converted back to ``dtype`` if it was computed in another type."""
     if y.data.get_dtype() != dtype:
         return b.Convert(y, destination_type=dtype, name=name)
     return y
 
 
-def trailing_axes_input(b: OpBuilder, node):
+def trailing_axes_input(b: OpBuilder, node) -> tuple[np.ndarray, Port, Port, str]:
     """(axes ``axis``..rank-1, the input's source, the input in the computation type, that type)
     of LayerNormalization / RMSNormalization."""
     rank = input_rank(node)
@@ -106,7 +107,7 @@ class RMSNormToOpset(MiddleLowering):
         return [restore(b, y, source.data.get_dtype(), node.name)]
 
 
-def per_channel(b: OpBuilder, vector, rank: int):
+def per_channel(b: OpBuilder, vector, rank: int) -> Port:
     """[C] -> [C, 1, ...] broadcasting over [N, C, spatial...]."""
     return b.Unsqueeze(vector, np.arange(1, rank - 1, dtype=np.int64))
 

@@ -16,6 +16,7 @@ import numpy as np
 from extensions.front.onnx.conv_to_opset import channel_bias, grouped_weights, window
 from extensions.middle.normalization import MiddleLowering, input_rank
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
 
 # Saturation range of each integer element type a quantizer can produce.
@@ -25,14 +26,14 @@ QUANT_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32
 F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
-def as_type(b: OpBuilder, port, dtype: str):
+def as_type(b: OpBuilder, port, dtype: str) -> Port:
     """``port`` converted to ``dtype`` unless it has that type already."""
     if port.data.get_dtype() == dtype:
         return port
     return b.Convert(port, destination_type=dtype)
 
 
-def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32"):
+def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32") -> Port:
     """(x - zero_point) * scale in ``dtype``; scale and zero point may be None."""
     real = as_type(b, x, dtype)
     if zero_point is not None:
@@ -40,7 +41,7 @@ def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32"):
     return real if scale is None else b.Multiply(real, as_type(b, scale, dtype))
 
 
-def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str, saturate: bool = True):
+def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str, saturate: bool = True) -> Port:
     """saturate(round_half_even(real / scale) + zero_point) as the integer ``out_type``; for a
     float8 type real / scale + zero_point, rounded by the conversion and clamped to the type's
     finite range when ``saturate``."""
@@ -48,7 +49,7 @@ def quantize(b: OpBuilder, real, scale, zero_point, out_type: str, name: str, sa
                       saturate)
 
 
-def requantize(b: OpBuilder, q, zero_point, out_type: str, name: str, saturate: bool = True):
+def requantize(b: OpBuilder, q, zero_point, out_type: str, name: str, saturate: bool = True) -> Port:
     """Values already divided by the scale -> rounded, shifted by the zero point, saturated and
     converted to ``out_type``."""
     if out_type not in QUANT_RANGE and out_type not in F8_MAX:
@@ -65,11 +66,11 @@ def requantize(b: OpBuilder, q, zero_point, out_type: str, name: str, saturate: 
     return b.Convert(q, destination_type=out_type, name=name)
 
 
-def optional_source(node, port: int):
+def optional_source(node, port: int) -> Port | None:
     return node.in_port(port).get_source() if node.is_in_port_connected(port) else None
 
 
-def leading_axis(b: OpBuilder, param, rank: int):
+def leading_axis(b: OpBuilder, param, rank: int) -> Port | None:
     """A per-channel parameter [C] (or a scalar) -> [C, 1, ...] broadcasting along axis 0 of a
     tensor of ``rank``."""
     if param is None or rank < 2:
@@ -77,7 +78,7 @@ def leading_axis(b: OpBuilder, param, rank: int):
     return b.Reshape(param, np.array([-1] + [1] * (rank - 1), np.int64), special_zero=False)
 
 
-def along_axis(b: OpBuilder, param, node, x_shape: tuple):
+def along_axis(b: OpBuilder, param, node, x_shape: tuple) -> Port | None:
     """A scale or zero point aligned with x: per tensor as is, per axis reshaped to [C, 1...],
     blocked repeated ``block_size`` times along the axis (and cut to x's size there)."""
     if param is None:
@@ -107,7 +108,7 @@ def along_axis(b: OpBuilder, param, node, x_shape: tuple):
     return expanded
 
 
-def linear_operands(b: OpBuilder, node):
+def linear_operands(b: OpBuilder, node) -> tuple[Port, Port, Port | None]:
     """x, and the scale and zero point of Quantize/DequantizeLinear aligned with it."""
     x = node.in_port(0).get_source()
     shape = x.data.get_shape()
@@ -140,12 +141,12 @@ class DequantizeLinearToOpset(MiddleLowering):
         return [real]
 
 
-def integer_result(b: OpBuilder, real, name: str):
+def integer_result(b: OpBuilder, real, name: str) -> Port:
     """A product of integers computed in f32 -> i32."""
     return b.Convert(b.Round(real, mode="half_to_even"), destination_type="i32", name=name)
 
 
-def multiplier(b: OpBuilder, a_scale, b_scale, y_scale):
+def multiplier(b: OpBuilder, a_scale, b_scale, y_scale) -> Port:
     """a_scale * b_scale / y_scale in f32: what turns an integer accumulator into output steps."""
     product = b.Multiply(as_type(b, a_scale, "f32"), as_type(b, b_scale, "f32"))
     return b.Divide(product, as_type(b, y_scale, "f32"))
@@ -177,7 +178,7 @@ class QuantizedConvToOpset(MiddleLowering):
         return [requantize(b, steps, src(7), node.out_port(0).data.get_dtype(), node.name)]
 
 
-def per_row(b: OpBuilder, param):
+def per_row(b: OpBuilder, param) -> Port | None:
     """A per-row parameter [M] (or a scalar) -> [M, 1], broadcasting over rows of [..., M, K]."""
     return None if param is None else b.Reshape(param, np.array([-1, 1], np.int64), special_zero=False)
 

@@ -9,16 +9,17 @@ from extensions.middle.attention import dim
 from extensions.middle.grid_sample import as_float
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 
 
-def sample_positions(b: OpBuilder, start, extent, bins: int, grid: int):
+def sample_positions(b: OpBuilder, start, extent, bins: int, grid: int) -> Port:
     """[R, bins * grid] positions: grid points evenly inside each of ``bins`` bins of
     [start, start + extent] (start and extent [R])."""
     offsets = np.array([p + (i + 0.5) / grid for p in range(bins) for i in range(grid)], np.float32) / bins
     return b.Add(b.Unsqueeze(start, np.int64(1)), b.Multiply(b.Unsqueeze(extent, np.int64(1)), offsets))
 
 
-def bilinear_axis(b: OpBuilder, pos, size):
+def bilinear_axis(b: OpBuilder, pos, size) -> tuple[Port, Port, Port, Port, Port]:
     """(low index, high index, low weight, high weight, inside) of positions along an axis of
     ``size`` pixels, as the reference computes them: positions beyond [-1, size] are outside,
     others are clamped to [0, size - 1]."""

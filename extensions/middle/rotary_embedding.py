@@ -5,9 +5,10 @@ import numpy as np
 
 from extensions.middle.normalization import MiddleLowering
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 
 
-def rotate(b: OpBuilder, x1, x2, cos, sin):
+def rotate(b: OpBuilder, x1, x2, cos, sin) -> tuple[Port, Port]:
     """(x1 * cos - x2 * sin, x1 * sin + x2 * cos)."""
     real = b.Subtract(b.Multiply(cos, x1), b.Multiply(sin, x2))
     imag = b.Add(b.Multiply(sin, x1), b.Multiply(cos, x2))

@@ -7,10 +7,11 @@ import numpy as np
 from extensions.middle.normalization import MiddleLowering
 from extensions.ops.onnx_nn_internal import OnnxDFT
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
 
 
-def full_spectrum(b: OpBuilder, half, axis: int, length, name: str | None = None):
+def full_spectrum(b: OpBuilder, half, axis: int, length, name: str | None = None) -> Port:
     """The two-sided spectrum of a real signal from its one-sided one (bins 0..n/2): bin k > n/2
     is the conjugate of bin n - k; ``length`` n is a number or a run-time scalar. RDFT is more
     accurate than DFT of a zero-imaginary input."""
@@ -25,7 +26,7 @@ def full_spectrum(b: OpBuilder, half, axis: int, length, name: str | None = None
     return b.Concat(half, b.ConvertLike(conjugate, half), axis=axis, name=name)
 
 
-def swap_with_last(b: OpBuilder, axis, rank: int):
+def swap_with_last(b: OpBuilder, axis, rank: int) -> Port:
     """The permutation of ``rank`` dims that swaps ``axis`` (a run-time [1] tensor) with the last
     one; it is its own inverse. RDFT / IRDFT need constant axes on the CPU, so a run-time axis is
     moved last around them."""

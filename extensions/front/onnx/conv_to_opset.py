@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
@@ -24,7 +25,7 @@ def window(node) -> dict:
     return {k: node.get(k) for k in ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")}
 
 
-def grouped_weights(b: OpBuilder, w, group: int):
+def grouped_weights(b: OpBuilder, w, group: int) -> Port:
     """Weights [A, B, k...] -> [group, A/group, B, k...] for grouped convolutions."""
     value = w.data.get_value()
     if value is not None:
@@ -42,7 +43,7 @@ def kernel_shape(node, weights_port) -> list[int] | None:
     return None if w is None else list(w.shape[2:])
 
 
-def channel_bias(b: OpBuilder, bias, n_spatial: int):
+def channel_bias(b: OpBuilder, bias, n_spatial: int) -> Port:
     """Bias [C] -> [C, 1, ...] so it broadcasts over [N, C, spatial...]."""
     return b.Unsqueeze(bias, np.arange(1, n_spatial + 1, dtype=np.int64))
 
@@ -65,7 +66,7 @@ class ConvToOpset(ReplaceOp):
         return [add_bias(b, node, conv, w)]
 
 
-def add_bias(b: OpBuilder, node, conv, w, port: int = 2):
+def add_bias(b: OpBuilder, node, conv, w, port: int = 2) -> Port:
     """``conv`` plus the optional per-channel bias of input ``port``."""
     if not node.is_in_port_connected(port):
         return conv

@@ -5,6 +5,7 @@ import numpy as np
 
 from extensions.front.onnx.conv_to_opset import window
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
@@ -30,7 +31,7 @@ class PoolToOpset(ReplaceOp):
         return [b.AvgPool(x, name=node.name, **attrs, **{"exclude-pad": node.exclude_pad})]
 
 
-def lp_pool(b: OpBuilder, x, node, attrs: dict):
+def lp_pool(b: OpBuilder, x, node, attrs: dict) -> Port:
     """(sum over the window of |x|^p)^(1/p) = (AvgPool(|x|^p) counting pads * kernel size)^(1/p)."""
     p = node.p
     like = lambda v: b.ConvertLike(np.float32(v), x)  # noqa: E731
@@ -42,7 +43,7 @@ def lp_pool(b: OpBuilder, x, node, attrs: dict):
     return b.Sqrt(total, name=node.name) if p == 2 else b.Power(total, like(1 / p), name=node.name)
 
 
-def product(b: OpBuilder, dims: list):
+def product(b: OpBuilder, dims: list) -> Port | np.ndarray:
     """Product of a list of 1-element tensors ([1] when empty)."""
     result = np.array([1], np.int64)
     for d in dims:
@@ -50,7 +51,7 @@ def product(b: OpBuilder, dims: list):
     return result
 
 
-def column_major(b: OpBuilder, indices, x, n_spatial: int):
+def column_major(b: OpBuilder, indices, x, n_spatial: int) -> Port:
     """Flat row-major indices [N*C offset + spatial index] -> the same element's index with the
     spatial dims in column-major order (storage_order=1): the first spatial dim varies fastest."""
     _, spatial = b.VariadicSplit(b.ShapeOf(x), np.array(0, np.int64), np.array([2, -1], np.int64), num_outputs=2)

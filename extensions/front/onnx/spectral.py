@@ -7,15 +7,16 @@ import math
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
-def scalar_of(b: OpBuilder, port):
+def scalar_of(b: OpBuilder, port) -> Port:
     """A 1-element tensor as an f32 scalar."""
     return b.Convert(b.Reshape(port, np.array([], np.int64), special_zero=False), destination_type="f32")
 
 
-def as_output(b: OpBuilder, port, node):
+def as_output(b: OpBuilder, port, node) -> Port:
     """The f32 result converted to the node's ``output_type`` and named after it."""
     if node.output_type == "f32":
         port.node["name"] = node.name
