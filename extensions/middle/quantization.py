@@ -18,6 +18,7 @@ from extensions.middle.normalization import MiddleLowering, input_rank
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
+from mo.utils.types import is_int
 
 # Saturation range of each integer element type a quantizer can produce.
 QUANT_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u4": (0, 15),
@@ -34,8 +35,13 @@ def as_type(b: OpBuilder, port, dtype: str) -> Port:
 
 
 def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32") -> Port:
-    """(x - zero_point) * scale in ``dtype``; scale and zero point may be None."""
-    real = as_type(b, x, dtype)
+    """(x - zero_point) * scale in ``dtype``; scale and zero point may be None. Constant integer
+    data (quantized weights) stays in its type: its Convert is not folded, so the IR keeps the
+    weights compressed and the runtime decompresses them."""
+    if x.data.get_value() is not None and is_int(x.data.get_dtype()):
+        real = b.Convert(x, destination_type=dtype, foldable=False)
+    else:
+        real = as_type(b, x, dtype)
     if zero_point is not None:
         real = b.Subtract(real, as_type(b, zero_point, dtype))
     return real if scale is None else b.Multiply(real, as_type(b, scale, dtype))
@@ -127,13 +133,40 @@ class QuantizeLinearToOpset(MiddleLowering):
         return [quantize(b, x, scale, zero_point, node.out_port(0).data.get_dtype(), node.name, node.saturate)]
 
 
+def blocks_view(b: OpBuilder, node) -> tuple[Port, Port, Port | None, tuple] | None:
+    """Blocked dequantization of a static x whose axis splits into whole blocks, kept compact:
+    x [.., G * block, ..] viewed as [.., G, block, ..], scale and zero point [.., G, 1, ..]; the
+    result is reshaped back to x's shape. None when that view does not apply."""
+    x = node.in_port(0).get_source()
+    shape = x.data.get_shape()
+    if node.block_size <= 0 or shape is None or any(d < 0 for d in shape):
+        return None
+    axis = normalize_axis(node.axis, len(shape))
+    if shape[axis] % node.block_size:
+        return None
+    grouped = list(shape[:axis]) + [shape[axis] // node.block_size, node.block_size] + list(shape[axis + 1:])
+    view = b.Reshape(x, np.array(grouped, np.int64), special_zero=False)
+    params = [node.in_port(i).get_source() if node.is_in_port_connected(i) else None for i in (1, 2)]
+    scale, zero_point = (None if p is None else b.Unsqueeze(p, np.array([axis + 1], np.int64)) for p in params)
+    return view, scale, zero_point, shape
+
+
 class DequantizeLinearToOpset(MiddleLowering):
+    """Dequantization; blocked parameters along whole blocks stay one value per block (the
+    weights of group-wise compressed models keep their size in the IR)."""
+
     op = "onnx::DequantizeLinear"
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        x, scale, zero_point = linear_operands(b, node)
-        real = dequantize(b, x, scale, zero_point, scale.data.get_dtype())
+        blocks = blocks_view(b, node)
+        if blocks is not None:
+            view, scale, zero_point, shape = blocks
+            real = dequantize(b, view, scale, zero_point, scale.data.get_dtype())
+            real = b.Reshape(real, np.array(shape, np.int64), special_zero=False)
+        else:
+            x, scale, zero_point = linear_operands(b, node)
+            real = dequantize(b, x, scale, zero_point, scale.data.get_dtype())
         out_type = node.out_port(0).data.get_dtype()
         if real.data.get_dtype() != out_type:
             return [b.Convert(real, destination_type=out_type, name=node.name)]

@@ -27,11 +27,11 @@ def window(node) -> dict:
 
 def grouped_weights(b: OpBuilder, w, group: int) -> Port:
     """Weights [A, B, k...] -> [group, A/group, B, k...] for grouped convolutions."""
-    value = w.data.get_value()
-    if value is not None:
-        return b.Reshape(w, np.array([group, -1, *value.shape[1:]], np.int64), special_zero=False)
+    shape = w.data.get_shape()
+    if shape is not None and all(d >= 0 for d in shape):
+        return b.Reshape(w, np.array([group, -1, *shape[1:]], np.int64), special_zero=False)
     _, tail = b.VariadicSplit(b.ShapeOf(w), np.array(0, np.int64), np.array([1, -1], np.int64),
-                             num_outputs=2)
+                              num_outputs=2)
     return b.Reshape(w, b.Concat(np.array([group, -1], np.int64), tail, axis=0), special_zero=False)
 
 

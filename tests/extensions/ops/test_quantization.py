@@ -34,3 +34,12 @@ def test_quantized_conv_shape_and_types():
 def test_quantized_matmul_shape_and_types():
     (out,) = infer_op("onnx::QuantizedMatMul", ((2, 5, 4), "i8"), ((4, 3), "i8"), qlinear=False)
     assert out.data.get_shape() == (2, 5, 3) and out.data.get_dtype() == "i32"
+
+
+def test_unfoldable_node_keeps_its_value_unknown():
+    weights = np.arange(6, dtype=np.int8).reshape(2, 3)
+    (folded,) = infer_op("Convert", weights, destination_type="f32")
+    np.testing.assert_array_equal(folded.data.get_value(), weights.astype(np.float32))
+    (kept,) = infer_op("Convert", weights, destination_type="f32", foldable=False)
+    assert kept.data.get_value() is None
+    assert kept.data.get_shape() == (2, 3) and kept.data.get_dtype() == "f32"
