@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.normalization import MiddleLowering
-from extensions.ops.onnx_nn_internal import OnnxDFT
+from extensions.ops.onnx_signal_internal import OnnxDFT
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.utils.shape import normalize_axis

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import ONNX_TO_ET
-from extensions.ops.onnx_nn_internal import OnnxAttention, OnnxLinearAttention, OnnxRotaryEmbedding, OnnxSwiGLU
+from extensions.ops.onnx_attention_internal import OnnxAttention, OnnxLinearAttention, OnnxRotaryEmbedding, OnnxSwiGLU
 
 
 class AttentionExtractor(OnnxExtractor):

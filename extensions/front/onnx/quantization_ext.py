@@ -4,7 +4,7 @@ from __future__ import annotations
 from extensions.front.onnx.conv_ext import window_attrs
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import element_type_of
-from extensions.ops.onnx_nn_internal import (
+from extensions.ops.onnx_quantization_internal import (
     OnnxDequantizeLinear,
     OnnxDynamicQuantizeLinear,
     OnnxQuantizedConv,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import element_type_of
-from extensions.ops.onnx_nn_internal import OnnxDFT, OnnxMelWeightMatrix, OnnxSTFT, OnnxWindow
+from extensions.ops.onnx_signal_internal import OnnxDFT, OnnxMelWeightMatrix, OnnxSTFT, OnnxWindow
 
 # Cosine-sum coefficients (a0, a1, a2) of the ONNX windows.
 WINDOWS = {"HannWindow": (0.5, 0.5, 0.0), "HammingWindow": (25 / 46, 21 / 46, 0.0),
