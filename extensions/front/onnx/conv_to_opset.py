@@ -71,10 +71,12 @@ def add_bias(b: OpBuilder, node, conv, w, port: int = 2) -> Port:
     if not node.is_in_port_connected(port):
         return conv
     n = spatial_rank(node, w)
-    if n is None:
-        raise ValueError(f"{node.fw_op} '{node.name}' has non-constant weights and no kernel_shape: "
-                         f"its rank is unknown")
-    return b.Add(conv, channel_bias(b, node.in_port(port).get_source(), n), name=node.name + "/bias")
+    bias = node.in_port(port).get_source()
+    if n is None:   # rank known only at run time: bias reshaped to [C, 1 x (rank - 2)]
+        ones = b.Broadcast(np.array([1], np.int64), b.Subtract(b.ShapeOf(b.ShapeOf(conv)), np.array([2], np.int64)))
+        target = b.Concat(np.array([-1], np.int64), ones, axis=0)
+        return b.Add(conv, b.Reshape(bias, target, special_zero=False), name=node.name + "/bias")
+    return b.Add(conv, channel_bias(b, bias, n), name=node.name + "/bias")
 
 
 def same_transposed_pads(kernel: list[int], node) -> tuple[list[int], list[int]] | None:
