@@ -25,30 +25,33 @@ def hardmax(x: np.ndarray, axis: int) -> np.ndarray:
     return (positions == first).astype(x.dtype)
 
 
-class Softmax(Op):
-    """exp(x) / sum(exp(x)) along ``axis`` (negative counts from the end)."""
+class _AxisOp(Op):
+    """An op along one ``axis`` (negative counts from the end); ``fn(x, axis)`` computes values."""
 
-    op = "Softmax"
-    version = "opset8"
+    abstract = True
     defaults = {"axis": 1}
     ir_attrs = ("axis",)
+    fn = None
 
     @classmethod
     def evaluate(cls, node, x):
-        return softmax(x, normalize_axis(node.axis, x.ndim))
+        return cls.fn(x, normalize_axis(node.axis, x.ndim))
 
 
-class LogSoftmax(Op):
+class Softmax(_AxisOp):
+    """exp(x) / sum(exp(x)) along ``axis``."""
+
+    op = "Softmax"
+    version = "opset8"
+    fn = staticmethod(softmax)
+
+
+class LogSoftmax(_AxisOp):
     """x - log(sum(exp(x))) along ``axis``."""
 
     op = "LogSoftmax"
     version = "opset5"
-    defaults = {"axis": 1}
-    ir_attrs = ("axis",)
-
-    @classmethod
-    def evaluate(cls, node, x):
-        return log_softmax(x, normalize_axis(node.axis, x.ndim))
+    fn = staticmethod(log_softmax)
 
 
 _KINDS = {"Softmax": softmax, "LogSoftmax": log_softmax}
