@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.ops.onnx_reduce import reduce_axes
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 from mo.utils.types import is_float, np_dtype
 
 _DIRECT = {"ReduceSum": "ReduceSum", "ReduceMean": "ReduceMean", "ReduceMax": "ReduceMax",
@@ -28,8 +28,7 @@ def all_axes(b: OpBuilder, x):
     return b.Range(np.int64(0), b.Squeeze(rank_1d, np.int64(0)), np.int64(1), output_type="i64")
 
 
-class OnnxReduceToOpset(ReplaceOp):
-    phase = "middle"
+class OnnxReduceToOpset(MiddleReplaceOp):
     op = "onnx::Reduce"
 
     def replace_op(self, graph, node):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 from mo.utils.shape import normalize_axis
 
 
@@ -30,11 +30,10 @@ def hardmax(b: OpBuilder, x, axis: int, name: str):
         positions = b.Unsqueeze(positions, np.arange(1, rank - axis, dtype=np.int64))
     is_max = b.Equal(x, b.ReduceMax(x, np.array([axis], np.int64), keep_dims=True))
     first = b.ReduceMin(b.Select(is_max, positions, n), np.array([axis], np.int64), keep_dims=True)
-    return b.ConvertLike(b.Equal(positions, first), x, name=name)
+    return b.Convert(b.Equal(positions, first), destination_type=x.data.get_dtype(), name=name)
 
 
-class OnnxSoftmaxToOpset(ReplaceOp):
-    phase = "middle"
+class OnnxSoftmaxToOpset(MiddleReplaceOp):
     op = "onnx::Softmax"
 
     def replace_op(self, graph, node):

@@ -2,18 +2,19 @@
 (ONNX Cast/CastLike ``saturate=1``) clamps to the largest finite value of the target first."""
 from __future__ import annotations
 
+from extensions.middle.constant_folding import ConstantFolding
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp, Transform
+from mo.pipeline.transform import Transform
 from mo.utils.types import is_float
 
 # Largest finite value of the float8 types.
 F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
-class ConvertLikeToConvert(ReplaceOp):
+class ConvertLikeToConvert(MiddleReplaceOp):
     """ConvertLike(x, like) -> Convert(x) to the element type of ``like`` once it is known."""
 
-    phase = "middle"
     op = "ConvertLike"
 
     def replace_op(self, graph, node):
@@ -31,6 +32,9 @@ class SaturateConvert(Transform):
 
     def run_after(self):
         return [ConvertLikeToConvert]
+
+    def run_before(self):
+        return [ConstantFolding]
 
     def find_and_replace_pattern(self, graph) -> None:
         for node in graph.nodes_by_op("Convert"):
