@@ -192,13 +192,14 @@ class BitwiseRightShift(BinaryElementwise):
 
 
 class PRelu(Op):
-    """x if x >= 0 else slope * x; the slope broadcasts to x (1-D slope: along channels)."""
+    """x if x >= 0 else slope * x; a 1-D slope as long as dim 1 of x applies per channel, any
+    other slope broadcasts with numpy rules."""
 
     op = "PRelu"
 
     @classmethod
     def evaluate(cls, node, x, slope):
-        if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1] and slope.size != x.shape[-1]:
+        if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1]:
             slope = slope.reshape((-1,) + (1,) * (x.ndim - 2))
         return np.where(x >= 0, x, x * slope)
 

@@ -34,3 +34,10 @@ class OnnxDet(Op):
     @classmethod
     def evaluate(cls, node, x):
         return np.linalg.det(x)
+
+
+class OnnxElementwise(FrontOnlyOp):
+    """An ONNX elementwise operator (``kind`` is its op type, its float attributes are node
+    attributes) that is lowered to a few opset ops: ``extensions/front/onnx/elementwise_to_opset.py``."""
+
+    op = "onnx::Elementwise"

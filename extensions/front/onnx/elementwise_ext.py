@@ -10,7 +10,7 @@ ONE_TO_ONE = {
     "Floor": "Floor", "Log": "Log", "Neg": "Negative", "Relu": "ReLU", "Sigmoid": "Sigmoid",
     "Sign": "Sign", "Sin": "Sin", "Sinh": "Sinh", "Sqrt": "Sqrt", "Tan": "Tan", "Tanh": "Tanh",
     "Softplus": "SoftPlus", "Softsign": "SoftSign", "Mish": "Mish", "HardSwish": "HSwish",
-    "Not": "LogicalNot", "BitwiseNot": "BitwiseNot", "IsNaN": "IsNaN", "Identity": "Identity",
+    "Not": "LogicalNot", "BitwiseNot": "BitwiseNot", "IsNaN": "IsNaN", "Identity": "Identity", "Round": "Round",
     "Sub": "Subtract", "Mul": "Multiply", "Div": "Divide", "Pow": "Power",
     "Equal": "Equal", "Less": "Less", "LessOrEqual": "LessEqual", "Greater": "Greater",
     "GreaterOrEqual": "GreaterEqual", "And": "LogicalAnd", "Or": "LogicalOr", "Xor": "LogicalXor",
