@@ -208,7 +208,7 @@ class Graph(nx.MultiDiGraph):
                     raise GraphError(f"data node {n} has several producers")
                 if not self.data_form:
                     raise GraphError(f"data node {n} in an op-form graph")
-            if None in ins:
+            if kind == "op" and None in ins:
                 raise GraphError(f"node {n} has an input edge without a port number")
         for op, ids in self._by_op.items():
             for n in ids:
