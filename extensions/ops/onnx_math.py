@@ -41,3 +41,19 @@ class OnnxElementwise(FrontOnlyOp):
     attributes) that is lowered to a few opset ops: ``extensions/front/onnx/elementwise_to_opset.py``."""
 
     op = "onnx::Elementwise"
+
+
+class OnnxLoss(Op):
+    """ONNX NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (``kind`` "NLL" / "SCE"):
+    (input [N, C, d...], target [N, d...], optional weight [C]); ``reduction`` none/sum/mean,
+    ``ignore_index`` (None: none). SCE has the log-probabilities as optional output 1.
+    Lowered in the middle phase (``extensions/middle/onnx_loss.py``)."""
+
+    op = "onnx::Loss"
+    type = None
+    defaults = {"kind": "NLL", "reduction": "mean", "ignore_index": None}
+
+    @classmethod
+    def infer_shapes(cls, node):
+        loss = node.in_shape(1) if node.reduction == "none" else ()
+        return [loss, node.in_shape(0)][:cls.outputs_count(node)]
