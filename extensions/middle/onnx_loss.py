@@ -50,7 +50,8 @@ class LossToOpset(MiddleReplaceOp):
             w = b.Select(ignored, zero, w)
         loss = b.Multiply(b.Negative(picked), w)
         if node.reduction != "none":
-            total = b.ReduceSum(loss, all_axes(b, loss), keep_dims=False)
-            loss = total if node.reduction == "sum" else b.Divide(total, b.ReduceSum(w, all_axes(b, w), keep_dims=False))
+            loss = b.ReduceSum(loss, all_axes(b, loss), keep_dims=False)
+            if node.reduction == "mean":
+                loss = b.Divide(loss, b.ReduceSum(w, all_axes(b, w), keep_dims=False))
         loss.node["name"] = node.name
         return [loss, log_prob if node.kind == "SCE" else None]
