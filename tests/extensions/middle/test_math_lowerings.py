@@ -3,7 +3,7 @@ subgraph is inferred as it is built, so its folded value must equal the operator
 import numpy as np
 import pytest
 
-from extensions.middle.elementwise_edges import BitShiftOutOfRange, FloatRemainders, PowerMixedTypes
+from extensions.middle.elementwise_edges import BitShiftOutOfRange, FloatRemainders, PowerMixedTypes, PReluNumpySlope
 from extensions.middle.onnx_det import DetToLeibniz
 from extensions.middle.onnx_loss import LossToOpset
 from extensions.middle.onnx_reduce import OnnxReduceToOpset
@@ -90,3 +90,12 @@ def test_nll_loss_with_weight_and_ignore_index(reduction):
     losses = -log_prob[np.arange(3), target] * w
     expected = {"none": losses, "sum": losses.sum(), "mean": losses.sum() / w.sum()}[reduction]
     np.testing.assert_allclose(value, expected, rtol=1e-6)
+
+
+def test_onnx_prelu_slope_broadcasts_like_numpy():
+    x = -np.ones((1, 2, 2), np.float32)
+    value, _ = lowered(PReluNumpySlope, "PRelu", x, np.array([1, 2], np.float32))
+    np.testing.assert_array_equal(value, [[[-1, -2], [-1, -2]]])
+    legacy = -np.ones((1, 2, 3), np.float32)
+    value, _ = lowered(PReluNumpySlope, "PRelu", legacy, np.array([1, 2], np.float32))
+    np.testing.assert_array_equal(value, [[[-1] * 3, [-2] * 3]])
