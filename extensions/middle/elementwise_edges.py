@@ -96,18 +96,16 @@ class PowerMixedTypes(_EdgeTransform):
 
 
 class PReluNumpySlope(_EdgeTransform):
-    """ONNX PRelu broadcasts the slope with numpy rules; PRelu-1 reads a 1-D slope as per-channel
+    """ONNX PRelu (``numpy_slope``) broadcasts the slope with numpy rules; PRelu-1 reads a 1-D slope as per-channel
     when its length is that of dim 1. A slope that fits both dim 1 and the last dim (or dim 1 is
     dynamic) becomes [1, n] for data of rank > 2; one that only fits dim 1 stays per-channel, as
     old exporters meant it."""
 
-    frameworks = ("onnx",)
-
     def find_and_replace_pattern(self, graph) -> None:
         for node in graph.nodes_by_op("PRelu"):
             x, slope = node.in_shape(0), node.in_shape(1)
-            if x is None or slope is None or len(slope) != 1 or len(x) <= 2 or slope[0] in (1, -1):
+            if not node.get("numpy_slope") or x is None or slope is None or len(slope) != 1 or len(x) <= 2:
                 continue
-            if slope[0] == x[-1] and x[1] in (slope[0], -1):
+            if slope[0] not in (1, -1) and slope[0] == x[-1] and x[1] in (slope[0], -1):
                 b = OpBuilder(graph, node.name)
                 b.Unsqueeze(node.in_port(1).get_source(), np.int64(0)).connect(node.in_port(1))

@@ -94,8 +94,8 @@ def test_nll_loss_with_weight_and_ignore_index(reduction):
 
 def test_onnx_prelu_slope_broadcasts_like_numpy():
     x = -np.ones((1, 2, 2), np.float32)
-    value, _ = lowered(PReluNumpySlope, "PRelu", x, np.array([1, 2], np.float32))
+    value, _ = lowered(PReluNumpySlope, "PRelu", x, np.array([1, 2], np.float32), numpy_slope=True)
     np.testing.assert_array_equal(value, [[[-1, -2], [-1, -2]]])
     legacy = -np.ones((1, 2, 3), np.float32)
-    value, _ = lowered(PReluNumpySlope, "PRelu", legacy, np.array([1, 2], np.float32))
+    value, _ = lowered(PReluNumpySlope, "PRelu", legacy, np.array([1, 2], np.float32), numpy_slope=True)
     np.testing.assert_array_equal(value, [[[-1] * 3, [-2] * 3]])
