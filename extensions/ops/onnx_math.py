@@ -6,6 +6,7 @@ import numpy as np
 
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
+from mo.utils.types import np_dtype
 
 
 class OnnxGemm(FrontOnlyOp):
@@ -57,3 +58,20 @@ class OnnxLoss(Op):
     def infer_shapes(cls, node):
         loss = node.in_shape(1) if node.reduction == "none" else ()
         return [loss, node.in_shape(0)][:cls.outputs_count(node)]
+
+
+class OnnxBitCast(Op):
+    """BitCast(x, to): the bits of x read as ``destination_type`` (same width, same shape).
+    Lowered in the middle phase (``extensions/middle/onnx_bitcast.py``)."""
+
+    op = "onnx::BitCast"
+    type = None
+    defaults = {"destination_type": "f32"}
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.destination_type)
+
+    @classmethod
+    def evaluate(cls, node, x):
+        return x.view(np_dtype(node.destination_type))

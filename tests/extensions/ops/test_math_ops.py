@@ -38,3 +38,10 @@ def test_prelu_one_d_slope_of_channel_length_is_per_channel():
     np.testing.assert_array_equal(out.data.get_value(), [[[-1, -1], [-2, -2]]])
     (out,) = infer_op("PRelu", x, np.array([[1, 2]], np.float32))
     np.testing.assert_array_equal(out.data.get_value(), [[[-1, -2], [-1, -2]]])
+
+
+def test_bitcast_reinterprets_bits():
+    (out,) = infer_op("onnx::BitCast", np.array([-1, 1], np.int8), destination_type="u8")
+    np.testing.assert_array_equal(out.data.get_value(), [255, 1])
+    (out,) = infer_op("onnx::BitCast", ((2, -1), "f32"), destination_type="i32")
+    assert out.data.get_dtype() == "i32" and out.data.get_shape() == (2, -1)
