@@ -3,6 +3,8 @@
 Scalars from attributes take the input's element type through ``scalar_like``."""
 from __future__ import annotations
 
+import numpy as np
+
 from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
@@ -52,21 +54,21 @@ def _binarizer(b, x, node):
 
 
 def _clip(b, x, node):
-    """Clamp when both bounds are constants (min <= max), else Maximum/Minimum with the bounds
-    given; min > max gives max everywhere, as ONNX says."""
-    bounds = []
+    """Clamp when both bounds are known constants with min <= max, else Maximum/Minimum with the
+    bounds given; min > max gives max everywhere, as ONNX says."""
+    bounds = []                                  # (constant value or None, source port or None)
     for idx, attr in ((1, "min"), (2, "max")):
         if node.is_in_port_connected(idx):
-            bounds.append(node.in_port(idx).get_source())
+            src = node.in_port(idx).get_source()
+            bounds.append((src.data.get_value(), src))
         else:
-            bounds.append(None if node.get(attr) is None else scalar_like(b, node[attr], x))
-    low, high = (None if p is None else p.data.get_value() for p in bounds)
+            bounds.append((None if node.get(attr) is None else np.array(node[attr]), None))
+    (low, _), (high, _) = bounds
     if low is not None and high is not None and low.size == 1 and high.size == 1 and low <= high:
         return b.Clamp(x, min=float(low), max=float(high))
-    if bounds[0] is not None:
-        x = b.Maximum(x, bounds[0])
-    if bounds[1] is not None:
-        x = b.Minimum(x, bounds[1])
+    for (value, src), op in zip(bounds, ("Maximum", "Minimum")):
+        if src is not None or value is not None:
+            x = b.op(op, x, src if src is not None else scalar_like(b, float(value), x))
     return x
 
 
