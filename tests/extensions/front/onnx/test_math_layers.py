@@ -108,9 +108,9 @@ def test_mean_broadcast(compare):
     compare("Mean", {"a": X, "b": X[0], "c": X[0, 0]})
 
 
-@pytest.mark.parametrize("op_type, attrs", [("ThresholdedRelu", {"alpha": 0.2}), ("Shrink", {"bias": 0.1, "lambd": 0.3}),
-                                            ("Celu", {"alpha": 2.0}), ("HardSigmoid", {"alpha": 0.3, "beta": 0.4}),
-                                            ("Selu", {}), ("Reciprocal", {}), ("Gelu", {"approximate": "tanh"})])
+@pytest.mark.parametrize("op_type, attrs", [
+    ("ThresholdedRelu", {"alpha": 0.2}), ("Shrink", {"bias": 0.1, "lambd": 0.3}), ("Celu", {"alpha": 2.0}),
+    ("HardSigmoid", {"alpha": 0.3, "beta": 0.4}), ("Selu", {}), ("Reciprocal", {}), ("Gelu", {"approximate": "tanh"})])
 def test_activations(compare, op_type, attrs):
     compare(op_type, {"x": X}, opset=22 if op_type != "Gelu" else 20, **attrs)
 
