@@ -99,3 +99,14 @@ def test_onnx_prelu_slope_broadcasts_like_numpy():
     legacy = -np.ones((1, 2, 3), np.float32)
     value, _ = lowered(PReluNumpySlope, "PRelu", legacy, np.array([1, 2], np.float32), numpy_slope=True)
     np.testing.assert_array_equal(value, [[[-1] * 3, [-2] * 3]])
+
+
+def test_drop_reduced_dims_targets_the_kept_dims_in_order():
+    from extensions.middle.onnx_reduce import drop_reduced_dims
+    from tests.utils.graphs import new_graph
+    graph, b = new_graph(data_form=True)
+    x = b.Parameter(shape=(2, 3, 4, 5), element_type="f32")
+    axes = b.const(np.array([-1, 1]))
+    out = drop_reduced_dims(b, b.ReduceSum(x, axes, keep_dims=True), x, axes, 4, 2)
+    np.testing.assert_array_equal(out.node.in_port(1).data.get_value(), [2, 4])
+    assert out.data.get_shape() == (2, 4)
