@@ -14,3 +14,12 @@ class MiddleReplaceOp(ReplaceOp):
 
     def run_before(self):
         return [ConstantFolding]
+
+
+def input_rank(node, idx: int = 0) -> int:
+    """The rank of input ``idx`` of ``node``; a lowering that needs it fails clearly without it."""
+    rank = node.in_port(idx).data.get_rank()
+    if rank is None:
+        raise ValueError(f"{node.get('fw_op') or node.op} '{node.name}' needs the rank of its input {idx}, "
+                         f"which is not known")
+    return rank

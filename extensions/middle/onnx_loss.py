@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.lowering import MiddleReplaceOp, input_rank
 from extensions.middle.onnx_reduce import all_axes
 from extensions.middle.onnx_softmax import axis_length
 from mo.graph.builder import OpBuilder
@@ -29,9 +29,7 @@ class LossToOpset(MiddleReplaceOp):
         b = OpBuilder(graph, node.name)
         x = node.in_port(0).get_source()
         target = node.in_port(1).get_source()
-        rank = x.data.get_rank()
-        if rank is None:
-            raise ValueError(f"{node.fw_op} '{node.name}' needs the rank of its input")
+        rank = input_rank(node)
         log_prob = b.LogSoftmax(x, axis=1) if node.kind == "SCE" else x
         dtype = np_dtype(x.data.get_dtype())
         zero = np.array(0, dtype)
