@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.ops.softmax import log_softmax
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.types import np_dtype
@@ -58,6 +59,22 @@ class OnnxLoss(Op):
     def infer_shapes(cls, node):
         loss = node.in_shape(1) if node.reduction == "none" else ()
         return [loss, node.in_shape(0)][:cls.outputs_count(node)]
+
+    @classmethod
+    def evaluate(cls, node, x, target, weight=None):
+        log_prob = log_softmax(x, 1) if node.kind == "SCE" else x
+        along_classes = (-1,) + (1,) * (x.ndim - 2)
+        picks = np.expand_dims(target, 1) == np.arange(x.shape[1]).reshape(along_classes)
+        if weight is None:
+            w = picks.any(axis=1).astype(x.dtype)
+        else:
+            w = np.where(picks, weight.reshape(along_classes), 0).sum(axis=1)
+        if node.ignore_index is not None:
+            w = np.where(target == node.ignore_index, 0, w)
+        loss = -np.where(picks, log_prob, 0).sum(axis=1) * w
+        if node.reduction != "none":
+            loss = loss.sum() / (w.sum() if node.reduction == "mean" else 1)
+        return [loss, log_prob][:cls.outputs_count(node)]
 
 
 class OnnxBitCast(Op):

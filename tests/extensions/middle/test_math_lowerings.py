@@ -110,3 +110,11 @@ def test_drop_reduced_dims_targets_the_kept_dims_in_order():
     out = drop_reduced_dims(b, b.ReduceSum(x, axes, keep_dims=True), x, axes, 4, 2)
     np.testing.assert_array_equal(out.node.in_port(1).data.get_value(), [2, 4])
     assert out.data.get_shape() == (2, 4)
+
+
+def test_sce_loss_value_matches_its_lowering():
+    scores = np.random.default_rng(2).normal(size=(3, 4, 2)).astype(np.float32)
+    labels = np.array([[0, 3], [1, -1], [2, 2]], np.int64)
+    expected = infer_op("onnx::Loss", scores, labels, kind="SCE", reduction="mean", ignore_index=-1)[0]
+    value, _ = lowered(LossToOpset, "onnx::Loss", scores, labels, kind="SCE", reduction="mean", ignore_index=-1)
+    np.testing.assert_allclose(value, expected.data.get_value(), rtol=1e-6)
