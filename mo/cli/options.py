@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,9 +48,17 @@ def str2bool(value: Any) -> bool:
     raise argparse.ArgumentTypeError(f"expected a boolean, got '{value}'")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the converter's error contract: one [ ERROR ] line and exit status 1."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"[ ERROR ] {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from mo.version import VERSION
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="mo", description="Convert a trained model (ONNX) to OpenVINO IR v11 (.xml + .bin).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")

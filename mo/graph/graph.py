@@ -208,8 +208,11 @@ class Graph(nx.MultiDiGraph):
                     raise GraphError(f"data node {n} has several producers")
                 if not self.data_form:
                     raise GraphError(f"data node {n} in an op-form graph")
-            if None in ins:
+            if kind == "op" and None in ins:
                 raise GraphError(f"node {n} has an input edge without a port number")
+            outs = [e.get("out") for _, _, e in self.out_edges(n, data=True)]
+            if (kind == "op" or not self.data_form) and None in outs:
+                raise GraphError(f"node {n} has an output edge without a port number")
         for op, ids in self._by_op.items():
             for n in ids:
                 if self._node.get(n, {}).get("op") != op:
