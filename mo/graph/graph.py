@@ -50,10 +50,16 @@ class Graph(nx.MultiDiGraph):
                 self.add_node(n, **attr)
 
     def remove_node(self, n):
-        op = self._node[n].get("op")
+        """Remove a node; in data form an op's unused output data nodes go with it."""
+        attrs = self._node[n]
+        op = attrs.get("op")
         if op is not None:
             self._by_op[op].discard(n)
+        outputs = list(self.successors(n)) if self.data_form and attrs.get("kind") == "op" else []
         super().remove_node(n)
+        for d in outputs:
+            if d in self._node and self._node[d].get("kind") == "data" and self.out_degree(d) == 0:
+                super().remove_node(d)
 
     def remove_nodes_from(self, nodes):
         for n in list(nodes):
