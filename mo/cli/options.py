@@ -30,7 +30,7 @@ class ConversionOptions:
     log_level: str = "ERROR"
     silent: bool = True
     extensions: list[str] = field(default_factory=list)
-    compress_to_fp16: bool = False
+    compress_to_fp16: bool = True
     list_transforms: bool = False
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
@@ -76,8 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Fold shape computations for the given input shapes (the IR is then not reshapeable).")
     p.add_argument("--extensions", action="append", default=[],
                    help="Folder of user extensions (same layout as extensions/); repeatable.")
-    p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=False,
-                   help="Store float32 weights as float16 (default: False).")
+    p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=True,
+                   help="Store float32 weights as float16, decompressed at run time (default: True; "
+                        "--compress_to_fp16=False keeps float32).")
     p.add_argument("--log_level", default="ERROR", choices=LOG_LEVELS, help="Logging level (DEBUG shows tracebacks).")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
@@ -93,7 +94,8 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
-    given = {k: _describe(v) for k, v in values.items() if v not in (None, [], False) and k != "registry"}
+    given = {k: _describe(v) for k, v in values.items()
+             if v is not None and not (isinstance(v, list) and not v) and k not in ("registry", "list_transforms")}
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
@@ -109,7 +111,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.silent = str2bool(values.get("silent", True))
     ext = values.get("extensions") or []
     opts.extensions = [ext] if isinstance(ext, str) else [str(e) for e in ext]
-    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", False))
+    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
     if opts.log_level not in LOG_LEVELS:
         raise OptionError(f"Unknown --log_level '{opts.log_level}'; use one of {', '.join(LOG_LEVELS)}.")

@@ -22,7 +22,7 @@ def model_path(tmp_path):
 
 
 def test_convert_model_returns_paths_and_matches(model_path, tmp_path):
-    paths = convert_model(input_model=model_path, output_dir=str(tmp_path / "ir"))
+    paths = convert_model(input_model=model_path, output_dir=str(tmp_path / "ir"), compress_to_fp16=False)
     assert paths.xml.endswith("model.xml") and os.path.exists(paths.bin)
     assert_close(run_ir(paths.xml, [X]), run_onnxruntime(model_path, [X]))
 
@@ -42,7 +42,7 @@ def test_dynamic_batch_kept_and_input_shape_sets_it(model_path, tmp_path):
 
 
 def test_output_cut_keeps_only_named_outputs(model_path, tmp_path):
-    paths = convert_model(input_model=model_path, output_dir=str(tmp_path), output="z")
+    paths = convert_model(input_model=model_path, output_dir=str(tmp_path), output="z", compress_to_fp16=False)
     (z,) = run_ir(paths.xml, [X])
     assert_close([z], [run_onnxruntime(model_path, [X])[1]])
     types = [layer.get("type") for layer in ElementTree.parse(paths.xml).getroot().iter("layer")]
@@ -63,7 +63,7 @@ def test_external_data_is_read_and_outside_locations_refused(tmp_path):
     folder.mkdir()
     onnx.save(model, str(folder / "m.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
               location="weights.data", size_threshold=0)
-    paths = convert_model(input_model=str(folder / "m.onnx"), output_dir=str(tmp_path / "ir"))
+    paths = convert_model(input_model=str(folder / "m.onnx"), output_dir=str(tmp_path / "ir"), compress_to_fp16=False)
     assert_close(run_ir(paths.xml, [X]), run_onnxruntime(conv_relu_model(), [X]))
     os.rename(folder / "weights.data", tmp_path / "weights.data")
     with pytest.raises(InputModelError, match="weights.data"):
