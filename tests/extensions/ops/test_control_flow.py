@@ -1,9 +1,10 @@
 """If / Loop / TensorIterator: body inference, IR structure of the port maps and bodies, and a
 run of the written IR in the OpenVINO runtime."""
-import xml.etree.ElementTree as ET
+
 
 import numpy as np
 import pytest
+from defusedxml import ElementTree as ET
 
 from mo.emit.ir import emit_ir
 from tests.utils.graphs import new_graph
