@@ -1,7 +1,5 @@
 """If / Loop / TensorIterator: body inference, IR structure of the port maps and bodies, and a
 run of the written IR in the OpenVINO runtime."""
-
-
 import numpy as np
 import pytest
 from defusedxml import ElementTree as ET
