@@ -67,6 +67,7 @@ class IRGraphWriter:
         self.bin = bin_writer
 
     def layer_ids(self, graph) -> dict[str, int]:
+        """Node id -> layer id, as ``write`` numbers the layers."""
         return {n.id: i for i, n in enumerate(ordered_ops(graph))}
 
     def write(self, graph, out: list[str], indent: str) -> dict[str, int]:
@@ -81,7 +82,7 @@ class IRGraphWriter:
             for i in range(n_inputs):
                 src = graph.producer(node.id, i)
                 src_node = graph.node(src[0])
-                src_inputs = self._input_count(src_node)
+                src_inputs = self.input_count(src_node)
                 edges.append((ids[src[0]], src_inputs + src[1], ids[node.id], i))
         out.append(f"{indent}</layers>\n{indent}<edges>\n")
         for e in sorted(edges, key=lambda e: (e[2], e[3])):
@@ -91,7 +92,8 @@ class IRGraphWriter:
         return ids
 
     @staticmethod
-    def _input_count(node) -> int:
+    def input_count(node) -> int:
+        """Number of input ports of a layer (output port ids start after them)."""
         ins = node.in_ports()
         if not ins:
             return 0
@@ -152,7 +154,7 @@ class IRGraphWriter:
                 value_attr = "" if value is None else f' value="{xml_escape(format_value(value))}"'
                 out.append(f'{indent}\t\t<attribute name="{xml_escape(key)}" version="0"{value_attr} />\n')
             out.append(f"{indent}\t</rt_info>\n")
-        n_inputs = self._input_count(node)
+        n_inputs = self.input_count(node)
         if n_inputs:
             out.append(f"{indent}\t<input>\n")
             for i in range(n_inputs):
