@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mo.cli.input_spec import InputSpec, parse_input, parse_input_shape, parse_output
+from mo.cli.preprocess_spec import parse_layouts, parse_values
 from mo.errors import OptionError
 
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "NOTSET")
@@ -32,6 +33,11 @@ class ConversionOptions:
     extensions: list[str] = field(default_factory=list)
     compress_to_fp16: bool = True
     list_transforms: bool = False
+    mean_values: dict = field(default_factory=dict)
+    scale_values: dict = field(default_factory=dict)
+    scale: float | None = None
+    reverse_input_channels: bool = False
+    layouts: dict = field(default_factory=dict)
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
     registry: Any = None
@@ -74,6 +80,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", "-b", type=int, help="Batch size: sets the first dimension of every input.")
     p.add_argument("--static_shape", action="store_true",
                    help="Fold shape computations for the given input shapes (the IR is then not reshapeable).")
+    p.add_argument("--mean_values", help="Values subtracted from an input per channel: \"data[123.7,116.3,103.5]\" "
+                   "or \"[123.7,116.3,103.5]\" for every input. Applied after --reverse_input_channels.")
+    p.add_argument("--scale_values", help="Values an input is divided by per channel, after the mean: "
+                   "\"data[58.4,57.1,57.4]\" or \"[255]\".")
+    p.add_argument("--scale", type=float, help="One value every input is divided by (after the mean).")
+    p.add_argument("--reverse_input_channels", action="store_true",
+                   help="Reverse the channel order of the inputs (RGB <-> BGR) before mean and scale.")
+    p.add_argument("--layout", help="Layout of inputs, optionally with the layout the IR should take: "
+                   "\"data(nhwc->nchw)\" or \"nchw\" for every input.")
+    p.add_argument("--source_layout", help="Layout of the model's inputs: \"data(nhwc)\".")
+    p.add_argument("--target_layout", help="Layout the IR's inputs should have (a Transpose is added): "
+                   "\"data(nchw)\".")
+    p.add_argument("--freeze_placeholder_with_value",
+                   help="Replace inputs by constants: \"is_training->False,rate->[0.5]\".")
     p.add_argument("--extensions", action="append", default=[],
                    help="Folder of user extensions (same layout as extensions/); repeatable.")
     p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=True,
@@ -90,7 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
 def make_options(values: dict[str, Any]) -> ConversionOptions:
     """Check and parse option values given by name (CLI namespace or convert_model kwargs)."""
     values = dict(values)
-    known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape"}
+    known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape", "layout",
+                                                            "source_layout", "target_layout",
+                                                            "freeze_placeholder_with_value"}
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
@@ -103,6 +125,21 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.model_name = values.get("model_name")
     opts.framework = values.get("framework")
     opts.inputs = parse_input(values.get("input"))
+    frozen = values.get("freeze_placeholder_with_value")
+    if frozen:
+        for spec in parse_input(frozen):
+            if spec.value is None or spec.name is None:
+                raise OptionError(f"--freeze_placeholder_with_value needs name->value items, got '{frozen}'.")
+            opts.inputs.append(spec)
+    opts.mean_values = parse_values(values.get("mean_values"), "--mean_values")
+    opts.scale_values = parse_values(values.get("scale_values"), "--scale_values")
+    opts.scale = float(values["scale"]) if values.get("scale") is not None else None
+    if opts.scale is not None and opts.scale == 0:
+        raise OptionError("--scale must not be 0.")
+    if any(v == 0 for vals in opts.scale_values.values() for v in vals):
+        raise OptionError("--scale_values must not contain 0.")
+    opts.reverse_input_channels = bool(values.get("reverse_input_channels", False))
+    opts.layouts = parse_layouts(values.get("layout"), values.get("source_layout"), values.get("target_layout"))
     opts.input_shape = parse_input_shape(values.get("input_shape"))
     opts.outputs = parse_output(values.get("output"))
     opts.batch = values.get("batch")
