@@ -33,6 +33,7 @@ class ConversionOptions:
     extensions: list[str] = field(default_factory=list)
     compress_to_fp16: bool = True
     list_transforms: bool = False
+    report: bool = False
     mean_values: dict = field(default_factory=dict)
     scale_values: dict = field(default_factory=dict)
     scale: float | None = None
@@ -103,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
+    p.add_argument("--report", action="store_true",
+                   help="Print the time and the ops added and removed of each pass, the total time and peak memory.")
     p.add_argument("--version", action="version", version=f"mo {VERSION}")
     return p
 
@@ -117,7 +120,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
     given = {k: _describe(v) for k, v in values.items()
-             if v is not None and not (isinstance(v, list) and not v) and k not in ("registry", "list_transforms")}
+             if v is not None and not (isinstance(v, list) and not v) and k not in ("registry", "list_transforms", "report")}
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
@@ -150,6 +153,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.extensions = [ext] if isinstance(ext, str) else [str(e) for e in ext]
     opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
+    opts.report = bool(values.get("report", False))
     if opts.log_level not in LOG_LEVELS:
         raise OptionError(f"Unknown --log_level '{opts.log_level}'; use one of {', '.join(LOG_LEVELS)}.")
     if opts.batch is not None and (not isinstance(opts.batch, int) or opts.batch <= 0):
