@@ -119,8 +119,9 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
+    not_recorded = ("registry", "list_transforms", "report")
     given = {k: _describe(v) for k, v in values.items()
-             if v is not None and not (isinstance(v, list) and not v) and k not in ("registry", "list_transforms", "report")}
+             if v is not None and not (isinstance(v, list) and not v) and k not in not_recorded}
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
