@@ -90,7 +90,8 @@ def convert(opts: ConversionOptions) -> IRPaths:
         raise OptionError(f"Framework '{framework}' is not supported; use one of "
                           f"{', '.join(sorted(registry.loaders))}.")
     graph = registry.loaders[framework]().load(opts)
-    graph.graph["options"] = opts
+    for g in all_graphs(graph):    # bodies too: transforms run on them and may read options
+        g.graph["options"] = opts
     apply_cut(graph, opts)
     extract(graph, framework)
     run_phase(graph, "front", framework, registry)
