@@ -111,7 +111,8 @@ def convert(opts: ConversionOptions) -> IRPaths:
                           f"{', '.join(sorted(registry.loaders))}.")
     t = step("setup", "registry", started)
     graph = registry.loaders[framework]().load(opts)
-    graph.graph["options"] = opts
+    for g in all_graphs(graph):    # bodies too: transforms run on them and may read options
+        g.graph["options"] = opts
     t = step("load", f"{framework} loader", t)
     apply_cut(graph, opts)
     extract(graph, framework)

@@ -110,7 +110,7 @@ class OnnxGraphBuilder:
                 for inner, inner_opset in body:
                     self._add_node(graph, inner, tensors, inner_opset)
                 return
-        name = proto.name or (proto.output[0] if proto.output else proto.op_type)
+        name = proto.name or next((o for o in proto.output if o), proto.op_type)
         node = graph.add_op({"name": name, "fw_op": proto.op_type, "domain": domain, "pb": proto,
                              "opset": opset if opset is not None else self.opsets.get(domain, 1),
                              "op": None})

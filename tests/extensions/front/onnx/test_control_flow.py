@@ -85,3 +85,21 @@ def test_scan8_batched(tmp_path):
                        [("s", F, None), ("p", F, None), ("ys", F, None)], opset=8, ir_version=3)
     inputs = [rng.standard_normal((3, 2)).astype(np.float32) for _ in range(2)]
     check(model, inputs + [rng.standard_normal((3, 4, 2)).astype(np.float32), np.ones(2, np.float32)], tmp_path)
+
+
+def test_if_nested_in_loop_reads_tensors_from_both_enclosing_graphs(tmp_path):
+    """Each iteration adds x (a tensor of the main graph) when i < switch, else subtracts it;
+    the If sits in the Loop body and reads the body's acc_in and the main graph's x."""
+    then_g = graph([helper.make_node("Add", ["acc_in", "x"], ["t"])], "then", [], [("t", F, None)])
+    else_g = graph([helper.make_node("Sub", ["acc_in", "x"], ["e"])], "else", [], [("e", F, None)])
+    body = graph([
+        helper.make_node("Less", ["i", "switch"], ["up"]),
+        helper.make_node("If", ["up"], ["acc_out"], then_branch=then_g, else_branch=else_g),
+        helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+        "body", [("i", TensorProto.INT64, []), ("cond_in", TensorProto.BOOL, []), ("acc_in", F, [2])],
+        [("cond_out", TensorProto.BOOL, []), ("acc_out", F, [2])])
+    node = helper.make_node("Loop", ["M", "", "acc0"], ["acc"], body=body)
+    model = make_model([node], [("M", TensorProto.INT64, []), ("acc0", F, [2]), ("x", F, [2]),
+                                ("switch", TensorProto.INT64, [])], [("acc", F, None)])
+    check(model, [np.array(5, np.int64), np.zeros(2, np.float32), np.array([1, 2], np.float32),
+                  np.array(3, np.int64)], tmp_path)
