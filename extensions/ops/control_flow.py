@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from mo.graph.graph import Graph
 from mo.graph.node import Node
 from mo.ops.op import Op
 from mo.pipeline.infer import partial_infer
@@ -56,6 +57,29 @@ def slice_count(shape: tuple | None, entry: dict) -> int:
     if dim < 0 or not whole:
         return DYN
     return dim // (entry.get("part_size", 1) * abs(entry.get("stride", 1)))
+
+
+def port_entry(port: int, internal, body: str = "body", **extra) -> dict:
+    """Port map entry binding external ``port`` (-1 for a special one) to the body node (or node
+    id) ``internal``."""
+    return {"external_port_id": port, "body": body, "internal_id": getattr(internal, "id", internal), **extra}
+
+
+def sliced_entry(port: int, internal, axis: int, reverse: bool = False, body: str = "body") -> dict:
+    """Entry of an input sliced (or output concatenated) along ``axis`` one element per
+    iteration, last element first when ``reverse``."""
+    start, end, stride = (-1, 0, -1) if reverse else (0, -1, 1)
+    return port_entry(port, internal, body, axis=axis, start=start, end=end, stride=stride, part_size=1)
+
+
+def new_body(parent) -> Graph:
+    """An empty body graph in the context (registry, framework, options, form) of ``parent``."""
+    body = Graph()
+    body.graph.update({k: v for k, v in parent.graph.items() if k != "outer_inputs"}, outer_inputs={},
+                      is_body=True)
+    if parent.data_form:
+        body.to_data_form()
+    return body
 
 
 class SubGraphOp(Op):

@@ -155,6 +155,10 @@ class Graph(nx.MultiDiGraph):
     def link(self, src_id: str, out_idx: int, dst_id: str, in_idx: int) -> None:
         """Connect output ``out_idx`` of ``src_id`` to input ``in_idx`` of ``dst_id``,
         replacing whatever fed that input before."""
+        if src_id not in self._node or dst_id not in self._node:
+            missing = src_id if src_id not in self._node else dst_id
+            raise GraphError(f"cannot link {src_id}:{out_idx} -> {dst_id}:{in_idx}: node {missing} is not in this "
+                             f"graph (a port of another graph, e.g. of a body, was used)")
         self.unlink_input(dst_id, in_idx)
         if not self.data_form:
             self.add_edge(src_id, dst_id, out=out_idx, **{"in": in_idx})

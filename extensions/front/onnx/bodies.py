@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from extensions.ops.control_flow import port_entry
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -27,7 +28,7 @@ def outer_input_entries(node: Node, body_name: str, body, first_port: int) -> li
     graph; the loader feeds those tensors to ``node`` from input ``first_port`` on, in the
     order of ``node.outer_names``."""
     params = body.graph.get("outer_inputs", {})
-    return [{"external_port_id": first_port + j, "body": body_name, "internal_id": params[name]}
+    return [port_entry(first_port + j, params[name], body_name)
             for j, name in enumerate(node.get("outer_names") or []) if name in params]
 
 

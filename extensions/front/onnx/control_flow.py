@@ -23,20 +23,9 @@ from extensions.front.onnx.bodies import (
     check_arity,
     outer_input_entries,
 )
+from extensions.ops.control_flow import new_body, port_entry, sliced_entry
 from mo.graph.builder import OpBuilder
-from mo.graph.graph import Graph
 from mo.pipeline.transform import ReplaceOp
-
-
-def entry(port: int, internal, **extra) -> dict:
-    """Port map entry of the single body ``body``; ``internal`` is a body node or node id."""
-    return {"external_port_id": port, "body": "body", "internal_id": getattr(internal, "id", internal), **extra}
-
-
-def sliced(port: int, internal, axis: int, reverse: bool) -> dict:
-    """Entry iterating over ``axis`` one element at a time, backwards when ``reverse``."""
-    start, end, stride = (-1, 0, -1) if reverse else (0, -1, 1)
-    return entry(port, internal, axis=axis, start=start, end=end, stride=stride, part_size=1)
 
 
 def unsqueeze_result(result, axis: int) -> None:
@@ -64,15 +53,15 @@ class LoopToOpset(ReplaceOp):
         trip = node.in_port(0).get_source() or b.const(np.array(-1, np.int64))
         cond = node.in_port(1).get_source() or b.const(np.array(True))
         inputs = [trip, cond, cond] + [node.in_port(2 + k).get_source() for k in range(n_carried)]
-        in_map = [entry(-1, params[0], purpose="current_iteration")]
-        in_map += [entry(2 + k, p) for k, p in enumerate(params[1:])]
+        in_map = [port_entry(-1, params[0], purpose="current_iteration")]
+        in_map += [port_entry(2 + k, p) for k, p in enumerate(params[1:])]
         in_map += outer_input_entries(node, "body", body, len(inputs))
         inputs += [node.in_port(n_in + j).get_source() for j in range(len(node.get("outer_names") or []))]
-        out_map = [entry(-1, results[0], purpose="execution_condition")]
-        out_map += [entry(k, r) for k, r in enumerate(results[1:n_carried + 1])]
+        out_map = [port_entry(-1, results[0], purpose="execution_condition")]
+        out_map += [port_entry(k, r) for k, r in enumerate(results[1:n_carried + 1])]
         for j, r in enumerate(results[n_carried + 1:]):
             unsqueeze_result(r, 0)
-            out_map.append(sliced(n_carried + j, r, 0, False))
+            out_map.append(sliced_entry(n_carried + j, r, 0))
         back = [{"from": r.id, "to": p.id} for r, p in zip(results[:n_carried + 1], params[1:])]
         loop = b.node("Loop", *inputs, name=node.name, bodies={"body": body}, input_port_map=in_map,
                       output_port_map=out_map, back_edges=back, num_outputs=n_outputs)
@@ -88,28 +77,21 @@ def scan_iterator(graph, node, body, states: list, scans: list, outer: list, axi
     n_state, n_scan = len(states), len(scans)
     check_arity(node, "inputs", len(params), n_state + n_scan)
     n_outputs = len(results)
-    in_map = [entry(k, p) for k, p in enumerate(params[:n_state])]
+    in_map = [port_entry(k, p) for k, p in enumerate(params[:n_state])]
     for j, p in enumerate(params[n_state:]):
         axis = node.input_axes[j] - axis_shift
         squeeze_parameter(p, axis)
-        in_map.append(sliced(n_state + j, p, axis, bool(node.input_directions[j])))
+        in_map.append(sliced_entry(n_state + j, p, axis, bool(node.input_directions[j])))
     in_map += outer_input_entries(node, "body", body, n_state + n_scan)
-    out_map = [entry(k, r) for k, r in enumerate(results[:n_state])]
+    out_map = [port_entry(k, r) for k, r in enumerate(results[:n_state])]
     for j, r in enumerate(results[n_state:]):
         axis = node.output_axes[j] - axis_shift
         unsqueeze_result(r, axis)
-        out_map.append(sliced(n_state + j, r, axis, bool(node.output_directions[j])))
+        out_map.append(sliced_entry(n_state + j, r, axis, bool(node.output_directions[j])))
     back = [{"from": r.id, "to": p.id} for r, p in zip(results[:n_state], params[:n_state])]
     return OpBuilder(graph).node("TensorIterator", *states, *scans, *outer, name=name or node.name,
                                  bodies={"body": body}, input_port_map=in_map, output_port_map=out_map,
                                  back_edges=back, num_outputs=n_outputs)
-
-
-def new_body_like(body) -> Graph:
-    """An empty body graph with the same context (registry, framework, opsets) as ``body``."""
-    graph = Graph()
-    graph.graph.update({k: v for k, v in body.graph.items() if k != "outer_inputs"}, outer_inputs={})
-    return graph
 
 
 class ScanToTensorIterator(ReplaceOp):
@@ -137,26 +119,26 @@ class ScanToTensorIterator(ReplaceOp):
         TensorIterators); its body squeezes the batch axis, runs the Scan and unsqueezes the
         results, which the Loop concatenates along the batch axis again."""
         inner_body = node.bodies["body"]
-        body = new_body_like(inner_body)
+        body = new_body(graph)
         b = OpBuilder(body, node.name)
         squeezed, in_map = [], []
         for i in range(len(sources)):
             p = b.node("Parameter", name=f"{node.name}/batch_in{i}")
-            in_map.append(sliced(2 + i, p, 0, False))
+            in_map.append(sliced_entry(2 + i, p, 0))
             squeezed.append(b.Squeeze(p.out_port(0), np.array([0], np.int64)))
         outer_params = []
         for j in range(len(outer)):
             p = b.node("Parameter", name=f"{node.name}/outer_in{j}")
-            in_map.append(entry(2 + len(sources) + j, p))
+            in_map.append(port_entry(2 + len(sources) + j, p))
             outer_params.append(p.out_port(0))
         inner = scan_iterator(body, node, inner_body, squeezed[:node.num_state], squeezed[node.num_state:],
                               outer_params, axis_shift=1, name=node.name + "/scan")
-        out_map = [entry(-1, b.node("Result", b.const(np.array(True)), name=f"{node.name}/cond"),
+        out_map = [port_entry(-1, b.node("Result", b.const(np.array(True)), name=f"{node.name}/cond"),
                          purpose="execution_condition")]
         for i in range(inner.op_class.outputs_count(inner)):
             r = b.node("Result", b.Unsqueeze(inner.out_port(i), np.array([0], np.int64)),
                        name=f"{node.name}/batch_out{i}")
-            out_map.append(sliced(i, r, 0, False))
+            out_map.append(sliced_entry(i, r, 0))
         g = OpBuilder(graph, node.name)
         batch = g.VariadicSplit(g.ShapeOf(sources[0]), np.array(0, np.int64), np.array([1, -1], np.int64),
                                 num_outputs=2)[0]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.front.onnx.bodies import body_outputs, check_arity, outer_input_entries
 from extensions.load.onnx.attributes import OnnxExtractor
-from extensions.ops.control_flow import If
+from extensions.ops.control_flow import If, port_entry
 from extensions.ops.onnx_control_flow import OnnxLoop, OnnxScan
 
 
@@ -22,7 +22,7 @@ class IfExtractor(OnnxExtractor):
             results = body_outputs(body)
             check_arity(node, f"{name} outputs", len(results), n_outputs)
             inputs += outer_input_entries(node, name, body, len(node.pb.input))
-            outputs += [{"external_port_id": i, "body": name, "internal_id": r.id} for i, r in enumerate(results)]
+            outputs += [port_entry(i, r, name) for i, r in enumerate(results)]
         If.update_node(node, {"bodies": bodies, "input_port_map": inputs, "output_port_map": outputs,
                               "num_outputs": n_outputs})
 

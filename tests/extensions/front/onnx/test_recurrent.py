@@ -6,7 +6,6 @@ from defusedxml import ElementTree
 from onnx import TensorProto, helper
 
 from mo import convert_model
-from mo.errors import ConversionError
 from tests.utils.onnx_models import make_model, run_onnxruntime
 from tests.utils.runtime import assert_close, run_ir
 
@@ -16,7 +15,7 @@ SEQ, BATCH, INPUT, HIDDEN = 4, 3, 5, 6
 
 
 def recurrent_model(cell, direction="forward", layout=0, bias=True, lengths=False, initial=False,
-                    const_weights=False, outputs=None, **attrs):
+                    const_weights=False, outputs=None, peepholes=False, **attrs):
     """One ONNX ``cell`` node; returns the model and its input values (the optional inputs that
     are left out are empty names)."""
     rng = np.random.default_rng(7)
@@ -33,17 +32,19 @@ def recurrent_model(cell, direction="forward", layout=0, bias=True, lengths=Fals
         values["H0"] = rng.standard_normal(state_shape)
         if cell == "LSTM":
             values["C0"] = rng.standard_normal(state_shape)
+    if peepholes:   # constant weights: zeros, which need no peepholes
+        values["P"] = np.zeros((dirs, 3 * HIDDEN)) if const_weights else rng.standard_normal((dirs, 3 * HIDDEN))
     values = {k: v.astype(np.float32) if v.dtype == np.float64 else v for k, v in values.items()}
     if layout:
         values.update({k: v.transpose(1, 0, 2) for k, v in values.items() if k in ("X", "H0", "C0")})
-    names = ["X", "W", "R", "B", "L", "H0"] + (["C0"] if cell == "LSTM" else [])
+    names = ["X", "W", "R", "B", "L", "H0"] + (["C0", "P"] if cell == "LSTM" else [])
     node_inputs = [n if n in values else "" for n in names]
     while not node_inputs[-1]:
         node_inputs.pop()
     outputs = outputs or (["Y", "Y_h", "Y_c"] if cell == "LSTM" else ["Y", "Y_h"])
     node = helper.make_node(cell, node_inputs, outputs, hidden_size=HIDDEN, direction=direction, layout=layout,
                             **attrs)
-    inits = {k: values.pop(k) for k in ("W", "R", "B") if const_weights and k in values}
+    inits = {k: values.pop(k) for k in ("W", "R", "B", "P") if const_weights and k in values}
     types = {"L": TensorProto.INT32}
     model = make_model([node], [(k, types.get(k, F), list(v.shape)) for k, v in values.items()],
                        [(o, F, None) for o in outputs if o], inits, opset=22, ir_version=10)
@@ -100,9 +101,13 @@ def test_only_last_state_used(tmp_path):
     check(tmp_path, "GRU", outputs=["", "Y_h"])
 
 
-def test_peepholes_are_refused(tmp_path):
-    model, inputs = recurrent_model("LSTM")
-    model.graph.node[0].input.extend(["", "", "", "P"])
-    model.graph.input.append(helper.make_tensor_value_info("P", F, [1, 3 * HIDDEN]))
-    with pytest.raises(ConversionError, match="peephole"):
-        convert_model(input_model=model, output_dir=str(tmp_path), compress_to_fp16=False)
+@pytest.mark.parametrize("direction, layout, lengths, initial, clip", [
+    ("forward", 0, False, False, 0.0), ("reverse", 0, True, True, 0.0), ("bidirectional", 1, True, True, 0.3)])
+def test_peepholes_as_loop(tmp_path, direction, layout, lengths, initial, clip):
+    check(tmp_path, "LSTM", direction, layout=layout, lengths=lengths, initial=initial, peepholes=True,
+          **({"clip": clip} if clip else {}))
+
+
+def test_zero_peepholes_keep_lstm_sequence(tmp_path):
+    xml = open(check(tmp_path, "LSTM", peepholes=True, const_weights=True).xml).read()
+    assert 'type="LSTMSequence"' in xml and 'type="Loop"' not in xml
