@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from defusedxml import ElementTree as ET
 
+from extensions.ops.control_flow import port_entry, sliced_entry
 from mo.emit.ir import emit_ir
 from tests.utils.graphs import new_graph
 from tests.utils.runtime import assert_close, run_ir
@@ -163,3 +164,22 @@ def test_loop_runs(tmp_path):
         acc = acc + x[i] + i
         stacked.append(acc)
     assert_close(run_ir(xml, [init, x]), [acc, np.stack(stacked)])
+
+
+def test_tensor_iterator_reverse_slices_and_negative_axes():
+    """Sums the rows of x [2, 5] last to first; every partial sum is kept along axis -1."""
+    g, b = new_graph(data_form=True)
+    x = b.Parameter(shape=(2, 5), element_type="f32")
+    s0 = b.Parameter(shape=(2,), element_type="f32")
+    body, bb = body_graph()
+    xi, s = bb.Parameter(shape=None, name="xi"), bb.Parameter(shape=None, name="s")
+    total = bb.Add(s, bb.Squeeze(xi, np.array([-1])))
+    s_res = bb.node("Result", total)
+    all_res = bb.node("Result", bb.Unsqueeze(total, np.array([-1])))
+    node = b.node("TensorIterator", x, s0, bodies={"body": body}, input_port_map=[
+        sliced_entry(0, xi.node, -1, reverse=True), port_entry(1, s.node)],
+        output_port_map=[port_entry(0, s_res), sliced_entry(1, all_res, -1, reverse=True)],
+        back_edges=[{"from": s_res.id, "to": s.node.id}])
+    assert body.node(xi.node.id).shape == (2, 1)
+    assert [node.out_port(i).data.get_shape() for i in range(2)] == [(2,), (2, 5)]
+    assert [e["axis"] for e in node.input_port_map + node.output_port_map if "axis" in e] == [1, 1]
