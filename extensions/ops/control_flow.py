@@ -42,7 +42,7 @@ def merge_shapes(a: tuple | None, b: tuple | None) -> tuple | None:
 
 def sliced_shape(shape: tuple | None, entry: dict) -> tuple | None:
     """Shape of one slice of ``shape`` taken by a sliced port map entry."""
-    if shape is None or entry.get("axis") is None:
+    if not shape or entry.get("axis") is None:
         return shape
     axis = entry["axis"] % len(shape)
     return tuple(entry.get("part_size", 1) if i == axis else d for i, d in enumerate(shape))
@@ -50,7 +50,7 @@ def sliced_shape(shape: tuple | None, entry: dict) -> tuple | None:
 
 def slice_count(shape: tuple | None, entry: dict) -> int:
     """Iterations a sliced input gives (-1 if unknown); only whole-axis slicing is counted."""
-    if shape is None:
+    if not shape:
         return DYN
     dim = shape[entry["axis"] % len(shape)]
     whole = (entry.get("start", 0), entry.get("end", -1)) in ((0, -1), (-1, 0))
@@ -87,10 +87,6 @@ class SubGraphOp(Op):
 
     abstract = True
     defaults = {"input_port_map": [], "output_port_map": [], "back_edges": []}
-
-    @classmethod
-    def body(cls, node: Node, name: str = "body"):
-        return node.bodies[name]
 
     @classmethod
     def outputs_count(cls, node: Node) -> int:
