@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from extensions.ops.control_flow import port_entry
+from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -34,7 +35,7 @@ def outer_input_entries(node: Node, body_name: str, body, first_port: int) -> li
 
 def check_arity(node: Node, what: str, found: int, expected: int) -> None:
     if found != expected:
-        raise ValueError(f"the body of {node.fw_op} '{node.name}' has {found} {what}, expected {expected}")
+        raise GraphError(f"the body of {node.fw_op} '{node.name}' has {found} {what}, expected {expected}")
 
 
 def after_parameter(param: Node, make: Callable[[OpBuilder, Port], Port]) -> None:

@@ -24,6 +24,7 @@ from extensions.front.onnx.bodies import (
     outer_input_entries,
 )
 from extensions.ops.control_flow import new_body, port_entry, sliced_entry
+from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
 
@@ -102,7 +103,7 @@ class ScanToTensorIterator(ReplaceOp):
     def replace_op(self, graph, node):
         first = int(node.batched)
         if node.batched and node.is_in_port_connected(0):
-            raise ValueError(f"Scan '{node.name}' has sequence_lens, which is not supported")
+            raise ConversionError(f"Scan '{node.name}' has sequence_lens (opset 8), which is not supported")
         n_onnx = len(node.pb.input)
         sources = [node.in_port(i).get_source() for i in range(first, n_onnx)]
         outer = [node.in_port(n_onnx + j).get_source() for j in range(len(node.get("outer_names") or []))]
