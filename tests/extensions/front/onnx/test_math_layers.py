@@ -45,7 +45,8 @@ def compare(tmp_path):
         model, expected = build(op_type, inputs, **kwargs)
         path = tmp_path / "m.onnx"
         onnx.save(model, path)
-        ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m")
+        ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m",
+                           compress_to_fp16=False)
         assert_close(run_ir(ir.xml, list(inputs.values())), expected, rtol=rtol, atol=1e-5)
     return run
 
