@@ -14,7 +14,7 @@ from mo.utils.types import is_float, np_dtype
 
 _DIRECT = {"ReduceSum": "ReduceSum", "ReduceMean": "ReduceMean", "ReduceMax": "ReduceMax",
            "ReduceMin": "ReduceMin", "ReduceProd": "ReduceProd", "ReduceL1": "ReduceL1", "ReduceL2": "ReduceL2"}
-# The value of a max/min over no elements (the runtime gives the lowest/largest finite value).
+# The value of a max/min over no elements or over infinities only.
 _EXTREMA = {"ReduceMax": -np.inf, "ReduceMin": np.inf}
 
 
@@ -87,13 +87,17 @@ class OnnxReduceToOpset(MiddleReplaceOp):
 
     @staticmethod
     def extremum(b: OpBuilder, kind: str, x, axes, keep: bool):
-        """ReduceMax/ReduceMin; booleans reduced as u8; an empty input gives -inf/+inf."""
+        """ReduceMax/ReduceMin; booleans reduced as u8. Over floats, where every value reduced is
+        the infinity (or there is none) the result is that infinity (the runtime gives the
+        lowest/largest finite value there)."""
         dtype = x.data.get_dtype()
         source = b.Convert(x, destination_type="u8") if dtype == "boolean" else x
         result = b.op(kind, source, axes, keep_dims=keep)
         if dtype == "boolean":
             return b.Convert(result, destination_type="boolean")
-        if 0 in (x.data.get_shape() or ()) and is_float(dtype):
-            fill = np.array(_EXTREMA[kind], dtype=np_dtype(dtype))
-            return b.Broadcast(fill, b.ShapeOf(result), mode="numpy")
-        return result
+        if not is_float(dtype):
+            return result
+        infinity = np.array(_EXTREMA[kind], dtype=np_dtype(dtype))
+        at_infinity = b.Convert(b.Equal(x, infinity), destination_type="u8")
+        all_infinite = b.Convert(b.ReduceMin(at_infinity, axes, keep_dims=keep), destination_type="boolean")
+        return b.Select(all_infinite, infinity, result)

@@ -118,3 +118,10 @@ def test_sce_loss_value_matches_its_lowering():
     expected = infer_op("onnx::Loss", scores, labels, kind="SCE", reduction="mean", ignore_index=-1)[0]
     value, _ = lowered(LossToOpset, "onnx::Loss", scores, labels, kind="SCE", reduction="mean", ignore_index=-1)
     np.testing.assert_allclose(value, expected.data.get_value(), rtol=1e-6)
+
+
+def test_reduce_max_of_infinities_only():
+    x = np.array([[-np.inf, -np.inf], [1, -np.inf]], np.float32)
+    value, ops = lowered(OnnxReduceToOpset, "onnx::Reduce", x, reduction="ReduceMax", axes=[1], keep_dims=False)
+    np.testing.assert_array_equal(value, [-np.inf, 1])
+    assert "Select" in ops
