@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.constant_folding import ConstantFolding
+from extensions.middle.lowering import typed_const
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import Transform
 from mo.utils.types import bit_width, is_float, np_dtype
@@ -64,9 +65,9 @@ class FloatRemainders(_EdgeTransform):
                 continue
             b = OpBuilder(graph, node.name)
             x, y = node.in_port(0).get_source(), node.in_port(1).get_source()
-            zero = np.array(0, np_dtype(dtype))
             r = b.Select(b.LogicalAnd(b.IsInf(y), b.IsFinite(x)), x, b.Mod(x, y, inf_safe=True))
             if node.op == "FloorMod":
+                zero = typed_const(b, 0, dtype)
                 wrong_sign = b.LogicalAnd(b.NotEqual(r, zero), b.NotEqual(b.Less(r, zero), b.Less(y, zero)))
                 r = b.Add(r, b.Select(wrong_sign, y, zero))
             node.out_port(0).get_connection().set_source(r)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.middle.lowering import MiddleReplaceOp, input_rank, typed_const
 from extensions.middle.onnx_reduce import all_axes
 from extensions.middle.onnx_softmax import axis_length
 from mo.graph.builder import OpBuilder
@@ -31,8 +31,7 @@ class LossToOpset(MiddleReplaceOp):
         target = node.in_port(1).get_source()
         rank = input_rank(node)
         log_prob = b.LogSoftmax(x, axis=1) if node.kind == "SCE" else x
-        dtype = np_dtype(x.data.get_dtype())
-        zero = np.array(0, dtype)
+        zero = typed_const(b, 0, x.data.get_dtype())
         classes = b.Range(np.int64(0), axis_length(b, x, 1), np.int64(1), output_type=target.data.get_dtype())
         classes = along_axis1(b, classes, rank)                                      # [C, 1, ...]
         mask = b.Equal(b.Unsqueeze(target, np.int64(1)), classes)                   # [N, C, d...]

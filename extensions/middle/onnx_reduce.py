@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.lowering import MiddleReplaceOp, typed_const
 from extensions.ops.onnx_reduce import reduce_axes
 from mo.graph.builder import OpBuilder
-from mo.utils.types import is_float, np_dtype
+from mo.utils.types import is_float
 
 _DIRECT = {"ReduceSum": "ReduceSum", "ReduceMean": "ReduceMean", "ReduceMax": "ReduceMax",
            "ReduceMin": "ReduceMin", "ReduceProd": "ReduceProd", "ReduceL1": "ReduceL1", "ReduceL2": "ReduceL2"}
@@ -97,7 +97,7 @@ class OnnxReduceToOpset(MiddleReplaceOp):
             return b.Convert(result, destination_type="boolean")
         if not is_float(dtype):
             return result
-        infinity = np.array(_EXTREMA[kind], dtype=np_dtype(dtype))
+        infinity = typed_const(b, _EXTREMA[kind], dtype)
         at_infinity = b.Convert(b.Equal(x, infinity), destination_type="u8")
         all_infinite = b.Convert(b.ReduceMin(at_infinity, axes, keep_dims=keep), destination_type="boolean")
         return b.Select(all_infinite, infinity, result)
