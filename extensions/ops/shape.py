@@ -149,10 +149,15 @@ class Unsqueeze(Op):
 
 
 class Transpose(Op):
+    """Permutes the dims by the order in input 1; an empty or missing order reverses them (the
+    IR always gets an explicit order, see TransposeDefaultOrder)."""
+
     op = "Transpose"
 
     @classmethod
     def _order(cls, node, rank):
+        if not node.is_in_port_connected(1):
+            return list(range(rank - 1, -1, -1))
         order = node.in_value(1)
         if order is None:
             return None
@@ -363,7 +368,7 @@ class VariadicSplit(Op):
 
 
 class Range(Op):
-    """start, stop, step inputs -> 1-D sequence of ``output_type``."""
+    """start, stop, step inputs -> 1-D sequence of ``output_type`` (None: the type of start)."""
 
     op = "Range"
     version = "opset4"
@@ -372,7 +377,11 @@ class Range(Op):
 
     @classmethod
     def type_infer(cls, node):
-        node.out_port(0).data.set_dtype(node.output_type)
+        node.out_port(0).data.set_dtype(node.output_type or node.in_dtype(0))
+
+    @classmethod
+    def ir_data(cls, node):
+        return {"output_type": node.output_type or node.out_port(0).data.get_dtype()}
 
     @classmethod
     def evaluate(cls, node, start, stop, step):

@@ -1,0 +1,85 @@
+"""Shape-agnostic lowering of ONNX Shape (start/end), Size, Flatten, ConstantOfShape and Dropout."""
+from __future__ import annotations
+
+import numpy as np
+
+from mo.graph.builder import OpBuilder
+from mo.pipeline.transform import ReplaceOp
+
+INT64_MAX = np.iinfo(np.int64).max
+
+
+def i64(*values) -> np.ndarray:
+    """A 1-D i64 constant value."""
+    return np.array(values, dtype=np.int64)
+
+
+def dims_slice(b: OpBuilder, shape, start: int, end: int | None = None):
+    """shape[start:end] of a 1-D shape tensor (ShapeOf output)."""
+    return b.Slice(shape, i64(start), i64(INT64_MAX if end is None else end), i64(1), i64(0))
+
+
+class ShapeSliceToOpset(ReplaceOp):
+    """Shape(start, end) -> Slice(ShapeOf(x), start, end); Slice clamps out-of-range bounds as
+    ONNX does."""
+
+    op = "onnx::Shape"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        shape = b.ShapeOf(node.in_port(0).get_source(), output_type="i64")
+        end = node.get("end")
+        return [b.Slice(shape, i64(node.start), i64(INT64_MAX if end is None else end), i64(1), i64(0),
+                        name=node.name)]
+
+
+class SizeToOpset(ReplaceOp):
+    """Size -> ReduceProd(ShapeOf(x)) as an i64 scalar."""
+
+    op = "onnx::Size"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        shape = b.ShapeOf(node.in_port(0).get_source(), output_type="i64")
+        return [b.ReduceProd(shape, i64(0), keep_dims=False, name=node.name)]
+
+
+class FlattenToReshape(ReplaceOp):
+    """Flatten(axis) -> Reshape to [prod(dims[:axis]), prod(dims[axis:])], computed from ShapeOf
+    so dynamic dims stay dynamic (a negative axis counts from the end)."""
+
+    op = "onnx::Flatten"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        x = node.in_port(0).get_source()
+        shape = b.ShapeOf(x, output_type="i64")
+        outer = b.ReduceProd(dims_slice(b, shape, 0, node.axis), i64(0), keep_dims=True)
+        inner = b.ReduceProd(dims_slice(b, shape, node.axis), i64(0), keep_dims=True)
+        return [b.Reshape(x, b.Concat(outer, inner, axis=0), special_zero=False, name=node.name)]
+
+
+class ConstantOfShapeToBroadcast(ReplaceOp):
+    """ConstantOfShape(shape) -> Broadcast(value, shape)."""
+
+    op = "onnx::ConstantOfShape"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        value = b.const(node.value, element_type=node.element_type)
+        return [b.Broadcast(value, node.in_port(0).get_source(), mode="numpy", name=node.name)]
+
+
+class DropoutToIdentity(ReplaceOp):
+    """Dropout -> its input; the mask output -> Broadcast(true, ShapeOf(x))."""
+
+    op = "onnx::Dropout"
+
+    def replace_op(self, graph, node):
+        x = node.in_port(0).get_source()
+        outputs = [x]
+        if node.out_port(1).is_connected():
+            b = OpBuilder(graph, node.name)
+            outputs.append(b.Broadcast(np.array(True), b.ShapeOf(x, output_type="i64"), mode="numpy",
+                                       name=node.name + "/mask"))
+        return outputs

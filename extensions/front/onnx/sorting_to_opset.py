@@ -1,0 +1,52 @@
+"""Lowering of ONNX TopK, ArgMax and ArgMin to TopK-11."""
+from __future__ import annotations
+
+import numpy as np
+
+from mo.graph.builder import OpBuilder
+from mo.pipeline.transform import ReplaceOp
+
+INT64_MIN = np.iinfo(np.int64).min
+
+
+def scalar(b: OpBuilder, port):
+    """A one-element tensor reshaped to a scalar."""
+    return b.Reshape(port, np.zeros(0, np.int64), special_zero=False)
+
+
+class TopKToOpset(ReplaceOp):
+    """ONNX TopK -> TopK-11 with a scalar k, i64 indices and ``stable`` (ONNX puts the lower
+    index first among equal values)."""
+
+    op = "onnx::TopK"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        values, indices = b.TopK(node.in_port(0).get_source(), scalar(b, node.in_port(1).get_source()),
+                                 axis=node.axis, mode="max" if node.largest else "min",
+                                 sort="value" if node.sorted else "none", index_element_type="i64",
+                                 stable=True, name=node.name)
+        return [values, indices]
+
+
+class ArgMinMaxToTopK(ReplaceOp):
+    """ArgMax / ArgMin -> indices of a stable TopK with k = 1 (Squeezed unless keepdims). For
+    ``select_last_index`` the input is reversed along the axis and the index mirrored."""
+
+    op = "onnx::ArgMinMax"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        x = node.in_port(0).get_source()
+        axis = np.array([node.axis], np.int64)
+        if node.select_last_index:
+            x = b.Slice(x, np.array([-1], np.int64), np.array([INT64_MIN], np.int64), np.array([-1], np.int64), axis)
+        final = node.name if node.keepdims else None
+        _, index = b.TopK(x, np.int64(1), axis=node.axis, mode=node.mode, sort="value", index_element_type="i64",
+                          stable=True, name=None if node.select_last_index else final)
+        if node.select_last_index:
+            last = b.Subtract(b.Gather(b.ShapeOf(x, output_type="i64"), axis, np.int64(0)), np.int64(1))
+            index = b.Subtract(last, index, name=final)
+        if not node.keepdims:
+            index = b.Squeeze(index, axis, name=node.name)
+        return [index]

@@ -1,0 +1,79 @@
+"""Lowering of the ONNX Pad forms that need the input rank: ``axes`` (opset 18) and ``wrap``."""
+from __future__ import annotations
+
+import numpy as np
+
+from extensions.front.onnx.pad_to_opset import pad_value
+from mo.graph.builder import OpBuilder
+from mo.pipeline.transform import ReplaceOp
+
+INT64_MAX = np.iinfo(np.int64).max
+
+
+def i64(*values) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def full_pads(b: OpBuilder, node, rank: int):
+    """(begins, ends) for every dim: ONNX pads [begins..., ends...] scattered to ``axes``
+    (normalised modulo the rank), zeros elsewhere; folds to constants when the inputs are."""
+    begin, end = b.Split(node.in_port(1).get_source(), np.int64(0), num_splits=2)
+    if not node.is_in_port_connected(3):
+        return begin, end
+    axes = b.FloorMod(b.Convert(node.in_port(3).get_source(), destination_type="i64"), np.int64(rank))
+    zeros = np.zeros(rank, np.int64)
+    return (b.ScatterUpdate(zeros, axes, b.Convert(begin, destination_type="i64"), np.int64(0)),
+            b.ScatterUpdate(zeros, axes, b.Convert(end, destination_type="i64"), np.int64(0)))
+
+
+def _slice(b: OpBuilder, x, start, stop, axis: int):
+    return b.Slice(x, start, stop, np.ones(1, np.int64), i64(axis))
+
+
+def wrap_pad_static(b: OpBuilder, x, begin, end) -> object:
+    """Wrap padding with known pads, axis by axis: Concat(x[-lo:], x, x[:hi]); negative pads crop."""
+    for axis, (lo, hi) in enumerate(zip(begin.tolist(), end.tolist())):
+        if lo < 0 or hi < 0:
+            x = _slice(b, x, i64(max(-lo, 0)), i64(hi if hi < 0 else INT64_MAX), axis)
+        parts = ([_slice(b, x, i64(-lo), i64(INT64_MAX), axis)] if lo > 0 else []) + [x] + \
+                ([_slice(b, x, i64(0), i64(hi), axis)] if hi > 0 else [])
+        if len(parts) > 1:
+            x = b.Concat(*parts, axis=axis)
+    return x
+
+
+def wrap_pad_dynamic(b: OpBuilder, x, begin, end, rank: int) -> object:
+    """Wrap padding with pads computed at run time: per axis, crop by the negative parts, then
+    Concat(x[dim - lo:], x, x[:hi])."""
+    zero = i64(0)
+    for axis in range(rank):
+        lo, hi = b.Gather(begin, i64(axis), np.int64(0)), b.Gather(end, i64(axis), np.int64(0))
+        dim = b.Gather(b.ShapeOf(x, output_type="i64"), i64(axis), np.int64(0))
+        x = _slice(b, x, b.Maximum(b.Negative(lo), zero), b.Subtract(dim, b.Maximum(b.Negative(hi), zero)), axis)
+        dim = b.Gather(b.ShapeOf(x, output_type="i64"), i64(axis), np.int64(0))
+        left = _slice(b, x, b.Subtract(dim, b.Maximum(lo, zero)), i64(INT64_MAX), axis)
+        right = _slice(b, x, zero, b.Maximum(hi, zero), axis)
+        x = b.Concat(left, x, right, axis=axis)
+    return x
+
+
+class PadAxesToOpset(ReplaceOp):
+    """ONNX Pad with ``axes`` -> Pad-12 with pads for every dim; ``wrap`` -> Slice/Concat."""
+
+    phase = "middle"
+    op = "onnx::Pad"
+
+    def replace_op(self, graph, node):
+        x = node.in_port(0).get_source()
+        rank = x.data.get_rank()
+        if rank is None:
+            raise ValueError(f"Pad '{node.name}' with axes or wrap mode needs an input of known rank")
+        b = OpBuilder(graph, node.name)
+        begin, end = full_pads(b, node, rank)
+        if node.mode == "wrap":
+            known = begin.data.get_value(), end.data.get_value()
+            if known[0] is not None and known[1] is not None:
+                return [b.Identity(wrap_pad_static(b, x, *known), name=node.name)]
+            return [b.Identity(wrap_pad_dynamic(b, x, begin, end, rank), name=node.name)]
+        value = pad_value(b, node, x) if node.mode == "constant" else None
+        return [b.Pad(x, begin, end, *([value] if value is not None else []), pad_mode=node.mode, name=node.name)]

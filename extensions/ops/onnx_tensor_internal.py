@@ -1,0 +1,208 @@
+"""ONNX tensor/shape/indexing operators kept as extracted until a transform lowers them.
+
+Front-only ops are lowered shape-agnostically in ``extensions/front/onnx``; the others have an
+``infer`` so partial inference passes them, and are lowered in ``extensions/middle`` where ranks,
+static dims or element types are needed."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mo.ops.internal import FrontOnlyOp
+from mo.ops.op import Op
+from mo.utils.shape import DYN, normalize_axes, normalize_axis
+
+
+class OnnxShape(FrontOnlyOp):
+    """Shape with ``start``/``end`` (opset 15)."""
+
+    op = "onnx::Shape"
+
+
+class OnnxSize(FrontOnlyOp):
+    """Number of elements as an i64 scalar."""
+
+    op = "onnx::Size"
+
+
+class OnnxFlatten(FrontOnlyOp):
+    """2-D view [prod(dims[:axis]), prod(dims[axis:])]."""
+
+    op = "onnx::Flatten"
+
+
+class OnnxConstantOfShape(FrontOnlyOp):
+    """A tensor of the shape in input 0 filled with ``value``."""
+
+    op = "onnx::ConstantOfShape"
+
+
+class OnnxDropout(FrontOnlyOp):
+    """Dropout at inference: the input and an all-true mask."""
+
+    op = "onnx::Dropout"
+
+
+class OnnxEyeLike(FrontOnlyOp):
+    """Identity-like matrix of the shape of input 0, diagonal ``k``, element type ``dtype``
+    (None: the input's)."""
+
+    op = "onnx::EyeLike"
+
+
+class OnnxTrilu(FrontOnlyOp):
+    """Upper (``upper``) or lower triangle of the last two dims, diagonal offset input 1."""
+
+    op = "onnx::Trilu"
+
+
+class OnnxOneHot(FrontOnlyOp):
+    """indices, depth, values = [off, on]; ``axis``."""
+
+    op = "onnx::OneHot"
+
+
+class OnnxCompress(FrontOnlyOp):
+    """Slices of input 0 along ``axis`` (None: flattened) where condition (input 1) is true."""
+
+    op = "onnx::Compress"
+
+
+class OnnxTopK(FrontOnlyOp):
+    """TopK with k as a 1-element tensor; ``largest``, ``sorted``, ``axis``."""
+
+    op = "onnx::TopK"
+
+
+class OnnxArgMinMax(FrontOnlyOp):
+    """ArgMax / ArgMin (``mode`` max/min) with ``axis``, ``keepdims``, ``select_last_index``."""
+
+    op = "onnx::ArgMinMax"
+
+
+class OnnxSlice(FrontOnlyOp):
+    """Slice with optional axes (input 3) and steps (input 4)."""
+
+    op = "onnx::Slice"
+
+
+def _ints(value) -> list[int]:
+    return [int(v) for v in np.atleast_1d(value).reshape(-1)]
+
+
+class OnnxSplit(Op):
+    """Split into ``num_outputs`` parts of ceil(dim / n) (the last one smaller), as opset 18's
+    ``num_outputs`` says; lowered in the middle phase where the dim is known."""
+
+    op = "onnx::Split"
+    type = None
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        n = cls.outputs_count(node)
+        if shape is None:
+            return [None] * n
+        axis = normalize_axis(node.axis, len(shape))
+        dim = shape[axis]
+        if dim < 0:
+            return [tuple(DYN if i == axis else d for i, d in enumerate(shape))] * n
+        return [tuple(s if i == axis else d for i, d in enumerate(shape)) for s in split_lengths(dim, n)]
+
+
+def split_lengths(dim: int, n: int) -> list[int]:
+    """Chunks of ceil(dim / n), the last one what is left."""
+    chunk = -(-dim // n)
+    lengths = [min(chunk, max(dim - i * chunk, 0)) for i in range(n)]
+    return lengths
+
+
+class OnnxPad(Op):
+    """ONNX Pad (opset 11+ inputs: data, pads, constant_value, axes) whose form needs the rank:
+    ``axes`` given or ``mode`` wrap; lowered in the middle phase."""
+
+    op = "onnx::Pad"
+    type = None
+
+    @classmethod
+    def full_pads(cls, node, rank: int) -> tuple[list[int], list[int]] | None:
+        pads = node.in_value(1)
+        if pads is None:
+            return None
+        pads = _ints(pads)
+        n = len(pads) // 2
+        axes = node.in_value(3) if node.is_in_port_connected(3) else np.arange(n)
+        if axes is None:
+            return None
+        begin, end = [0] * rank, [0] * rank
+        for a, b, e in zip(normalize_axes(np.atleast_1d(axes), rank), pads[:n], pads[n:]):
+            begin[a], end[a] = b, e
+        return begin, end
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is None:
+            return [None]
+        pads = cls.full_pads(node, len(shape))
+        if pads is None:
+            return [(DYN,) * len(shape)]
+        return [tuple(DYN if d < 0 else d + b + e for d, b, e in zip(shape, *pads))]
+
+
+class OnnxCumProd(Op):
+    """Cumulative product along the axis in input 1 (``exclusive``, ``reverse``); lowered in the
+    middle phase to a log-depth scan of Multiply, which needs the length of the axis."""
+
+    op = "onnx::CumProd"
+    type = None
+
+
+class OnnxResize(Op):
+    """ONNX Resize / Upsample, normalised to inputs (X, roi, scales, sizes) and attributes
+    ``mode``, ``coordinate_transformation_mode``, ``nearest_mode``, ``cubic_coeff_a``,
+    ``exclude_outside``, ``antialias``, ``axes``, ``keep_aspect_ratio_policy``; lowered to
+    Interpolate in the middle phase."""
+
+    op = "onnx::Resize"
+    type = None
+
+    @classmethod
+    def axes(cls, node, rank: int) -> list[int]:
+        axes = node.get("axes")
+        return list(range(rank)) if axes is None else normalize_axes(axes, rank)
+
+    @classmethod
+    def output_sizes(cls, node, shape) -> list[int] | None:
+        """Sizes of the resized axes when the scales or sizes are constant, else None."""
+        axes = cls.axes(node, len(shape))
+        sizes = node.in_value(3) if node.is_in_port_connected(3) else None
+        if sizes is not None and sizes.size:
+            sizes = _ints(sizes)
+            policy = node.get("keep_aspect_ratio_policy", "stretch")
+            in_dims = [shape[a] for a in axes]
+            if policy == "stretch":
+                return sizes
+            if any(d < 0 for d in in_dims):
+                return None
+            pick = min if policy == "not_larger" else max
+            scale = pick(s / d for s, d in zip(sizes, in_dims))
+            return [int(math.floor(scale * d + 0.5)) for d in in_dims]
+        scales = node.in_value(2) if node.is_in_port_connected(2) else None
+        if scales is None or not scales.size:
+            return None
+        dims = [shape[a] for a in axes]
+        return [DYN if d < 0 else int(math.floor(d * float(s))) for d, s in zip(dims, scales.reshape(-1))]
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is None:
+            return [None]
+        axes = cls.axes(node, len(shape))
+        sizes = cls.output_sizes(node, shape)
+        out = list(shape)
+        for i, a in enumerate(axes):
+            out[a] = DYN if sizes is None else sizes[i]
+        return [tuple(out)]
