@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.utils.types import np_dtype
@@ -21,7 +21,7 @@ def normalized_coords(b: OpBuilder, length, dtype: str, align_corners: bool) -> 
     return b.Subtract(b.Divide(b.Add(b.Multiply(steps, two), one), size), one)
 
 
-class AffineGridToOpset(MiddleLowering):
+class AffineGridToOpset(MiddleReplaceOp):
     """grid[n, p] = theta[n] @ (x, y[, z], 1) over the positions p of the output spatial shape,
     x running along the last dim: one MatMul of the [1, P, n+1] base grid with theta^T."""
 

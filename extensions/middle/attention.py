@@ -16,26 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.inline_body import inline_body
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp, typed_const
+from extensions.middle.nn_common import as_type, dim
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
-from mo.utils.types import np_dtype
 
 # Lowest finite value of each float type (bf16's rounded towards zero).
 LOWEST = {"f16": float(np.finfo(np.float16).min), "bf16": -3.38e38, "f64": float(np.finfo(np.float64).min)}
 
 
-def typed(b: OpBuilder, value: float, dtype: str) -> Port:
-    """A scalar constant of element type ``dtype`` (bf16 and f8 included)."""
-    return b.const(np.array(value, np_dtype(dtype)), element_type=dtype)
-
-
-def dim(b: OpBuilder, port, axis: int) -> np.int64 | Port:
-    """Size of one dim of ``port``: an i64 number when static, else a scalar computed at run time."""
-    shape = port.data.get_shape()
-    if shape is not None and shape[axis] >= 0:
-        return np.int64(shape[axis])
-    return b.Gather(b.ShapeOf(port), np.array(axis, np.int64), np.array(0, np.int64))
 
 
 def split_heads(b: OpBuilder, x, heads: int | None) -> Port:
@@ -66,7 +55,7 @@ def apply_mod(b: OpBuilder, node, name: str, tensor) -> Port:
     return tensor if body is None else inline_body(b, node, body, [tensor])[0]
 
 
-class AttentionToOpset(MiddleLowering):
+class AttentionToOpset(MiddleReplaceOp):
     op = "onnx::Attention"
 
     def replace_op(self, graph, node):
@@ -77,7 +66,7 @@ class AttentionToOpset(MiddleLowering):
         k = split_heads(b, src(1), node.kv_num_heads)
         v = split_heads(b, src(2), node.kv_num_heads)
         dtype = q.data.get_dtype()
-        const = lambda value: typed(b, value, dtype)  # noqa: E731
+        const = lambda value: typed_const(b, value, dtype)  # noqa: E731
         present_k = k if src(4) is None else b.Concat(src(4), k, axis=2)
         present_v = v if src(5) is None else b.Concat(src(5), v, axis=2)
 
@@ -106,7 +95,7 @@ class AttentionToOpset(MiddleLowering):
             scores = b.Convert(scores, destination_type=precision)
         probs = b.Softmax(apply_mod(b, node, "score_mod", scores), axis=-1)
         if guard is not None:
-            probs = b.Select(guard, typed(b, 0, probs.data.get_dtype()), probs)
+            probs = b.Select(guard, typed_const(b, 0, probs.data.get_dtype()), probs)
         probs = apply_mod(b, node, "prob_mod", probs)
         if probs.data.get_dtype() != dtype:
             probs = b.Convert(probs, destination_type=dtype)
@@ -131,7 +120,7 @@ class AttentionToOpset(MiddleLowering):
         elif isinstance(size, np.integer):
             scale = const(float(size) ** -0.5)
         else:
-            scale = b.Power(b.ConvertLike(size, q), const(-0.5))
+            scale = b.Power(as_type(b, size, q.data.get_dtype()), const(-0.5))
         windowed = node.left_window_size >= 0 or node.right_window_size >= 0
         if node.is_causal and mask is None and past is None and nonpad is None and not windowed:
             return b.ScaledDotProductAttention(q, k, v, const(0), scale, causal=True)
@@ -155,7 +144,7 @@ class AttentionToOpset(MiddleLowering):
             return None
         # The CPU's ReduceMax of an all -inf row may give the lowest finite number.
         row_max = b.ReduceMax(bias, np.array([-1], np.int64), keep_dims=True)
-        return b.LessEqual(row_max, typed(b, LOWEST.get(dtype, float(np.finfo(np.float32).min)), dtype))
+        return b.LessEqual(row_max, typed_const(b, LOWEST.get(dtype, float(np.finfo(np.float32).min)), dtype))
 
     @staticmethod
     def root_scale(b: OpBuilder, node, q, const):
@@ -165,7 +154,7 @@ class AttentionToOpset(MiddleLowering):
         size = dim(b, q, 3)
         if isinstance(size, np.integer):
             return const(float(size) ** -0.25)
-        return b.Power(b.ConvertLike(size, q), const(-0.25))
+        return b.Power(as_type(b, size, q.data.get_dtype()), const(-0.25))
 
     @staticmethod
     def bias(b: OpBuilder, node, q, keys, mask, past, nonpad, const):
@@ -200,7 +189,7 @@ class AttentionToOpset(MiddleLowering):
             if mask.data.get_dtype() == "boolean":
                 allowed.append(mask)
             else:
-                values = mask if mask.data.get_dtype() == q.data.get_dtype() else b.ConvertLike(mask, q)
+                values = as_type(b, mask, q.data.get_dtype())
         if not allowed:
             return values
         condition = allowed[0]
@@ -218,5 +207,5 @@ class AttentionToOpset(MiddleLowering):
         missing = b.Subtract(kv_len, dim(b, mask, -1))
         pads_end = b.Concat(np.zeros(rank - 1, np.int64), b.Reshape(missing, np.array([1], np.int64),
                                                                     special_zero=False), axis=0)
-        fill = np.array(False) if mask.data.get_dtype() == "boolean" else typed(b, -np.inf, mask.data.get_dtype())
+        fill = np.array(False) if mask.data.get_dtype() == "boolean" else typed_const(b, -np.inf, mask.data.get_dtype())
         return b.Pad(mask, np.zeros(rank, np.int64), pads_end, fill, pad_mode="constant")

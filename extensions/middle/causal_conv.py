@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.conv_to_opset import channel_bias
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
 
 
-class CausalConvWithStateToOpset(MiddleLowering):
+class CausalConvWithStateToOpset(MiddleReplaceOp):
     """padded = [past_state (or k - 1 zeros), input] along the length; output = depthwise
     GroupConvolution of padded (+ bias, SiLU when asked); present_state = the last k - 1
     positions of padded."""

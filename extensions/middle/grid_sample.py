@@ -6,17 +6,12 @@ import itertools
 
 import numpy as np
 
-from extensions.middle.attention import dim
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.nn_common import as_float, as_type, dim
 from mo.graph.builder import OpBuilder
-from mo.graph.port import Port
 
 
-def as_float(b: OpBuilder, size) -> np.float32 | Port:
-    return np.float32(size) if isinstance(size, np.integer) else b.Convert(size, destination_type="f32")
-
-
-class GridSampleNDToGather(MiddleLowering):
+class GridSampleNDToGather(MiddleReplaceOp):
     """For data [N, C, *S] and grid [N, *O, n]: each point's coordinates (grid's last axis
     lists them from the last spatial dim to the first) are unnormalized to pixel positions;
     ``nearest`` rounds them half to even, ``bilinear`` blends the 2^n surrounding pixels. Pixels
@@ -94,4 +89,4 @@ class GridSampleNDToGather(MiddleLowering):
         values = b.Gather(data, b.Convert(flat, destination_type="i64"), np.int64(1), batch_dims=1)
         if valid is None:
             return values
-        return b.Multiply(values, b.Unsqueeze(b.ConvertLike(valid, values), np.array([-1], np.int64)))
+        return b.Multiply(values, b.Unsqueeze(as_type(b, valid, values.data.get_dtype()), np.array([-1], np.int64)))

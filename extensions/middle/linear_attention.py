@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.attention import repeat_heads, split_heads
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 
@@ -21,7 +21,7 @@ def per_position(b: OpBuilder, x, heads: int) -> Port:
     return split_heads(b, b.Convert(x, destination_type="f32"), heads)
 
 
-class LinearAttentionToOpset(MiddleLowering):
+class LinearAttentionToOpset(MiddleReplaceOp):
     """For each position t, with state S [B, Hkv, dk, dv] (past_state or zeros) in f32:
     gated: S *= exp(decay_t); delta: v_t = beta_t * (v_t - k_t S); S += k_t^T v_t;
     o_t = scale * q_t S (S repeated over the query heads of each group)."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.conv_to_opset import channel_bias, grouped_weights, window
-from extensions.middle.normalization import MiddleLowering, input_rank
+from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.middle.nn_common import as_type
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
@@ -27,11 +28,6 @@ QUANT_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32
 F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
-def as_type(b: OpBuilder, port, dtype: str) -> Port:
-    """``port`` converted to ``dtype`` unless it has that type already."""
-    if port.data.get_dtype() == dtype:
-        return port
-    return b.Convert(port, destination_type=dtype)
 
 
 def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32") -> Port:
@@ -60,7 +56,8 @@ def requantize(b: OpBuilder, q, zero_point, out_type: str, name: str, saturate: 
     converted to ``out_type``."""
     if out_type not in QUANT_RANGE and out_type not in F8_MAX:
         raise ValueError(f"quantizing to {out_type} is not supported: the output type must be an integer or "
-                         f"float8 type")
+                         f"float8 type (a zero point of a type OpenVINO lacks, such as int2 or float4e2m1, "
+                         f"is read as f32)")
     dtype = q.data.get_dtype()
     if out_type in QUANT_RANGE:
         q = b.Round(q, mode="half_to_even")
@@ -124,7 +121,7 @@ def linear_operands(b: OpBuilder, node) -> tuple[Port, Port, Port | None]:
     return x, scale, along_axis(b, optional_source(node, 2), node, shape)
 
 
-class QuantizeLinearToOpset(MiddleLowering):
+class QuantizeLinearToOpset(MiddleReplaceOp):
     op = "onnx::QuantizeLinear"
 
     def replace_op(self, graph, node):
@@ -151,7 +148,7 @@ def blocks_view(b: OpBuilder, node) -> tuple[Port, Port, Port | None, tuple] | N
     return view, scale, zero_point, shape
 
 
-class DequantizeLinearToOpset(MiddleLowering):
+class DequantizeLinearToOpset(MiddleReplaceOp):
     """Dequantization; blocked parameters along whole blocks stay one value per block (the
     weights of group-wise compressed models keep their size in the IR)."""
 
@@ -185,7 +182,7 @@ def multiplier(b: OpBuilder, a_scale, b_scale, y_scale) -> Port:
     return b.Divide(product, as_type(b, y_scale, "f32"))
 
 
-class QuantizedConvToOpset(MiddleLowering):
+class QuantizedConvToOpset(MiddleReplaceOp):
     """QLinearConv / ConvInteger -> Convolution or GroupConvolution of the zero-point-shifted
     operands in f32 (an exact integer accumulator, as the reference computes it in int32);
     QLinearConv adds its int32 bias and requantizes with x_scale * w_scale / y_scale."""
@@ -216,7 +213,7 @@ def per_row(b: OpBuilder, param) -> Port | None:
     return None if param is None else b.Reshape(param, np.array([-1, 1], np.int64), special_zero=False)
 
 
-class QuantizedMatMulToOpset(MiddleLowering):
+class QuantizedMatMulToOpset(MiddleReplaceOp):
     """QLinearMatMul / MatMulInteger -> MatMul of the zero-point-shifted operands in f32 (a's
     parameters per row, b's per column); QLinearMatMul requantizes with a_scale * b_scale /
     y_scale."""

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.attention import dim
-from extensions.middle.grid_sample import as_float
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.nn_common import as_float, as_type, dim
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 
@@ -35,7 +34,7 @@ def bilinear_axis(b: OpBuilder, pos, size) -> tuple[Port, Port, Port, Port, Port
     return low, high, b.Subtract(np.float32(1), high_weight), high_weight, inside
 
 
-class RoiAlignMaxToGather(MiddleLowering):
+class RoiAlignMaxToGather(MiddleReplaceOp):
     """The ROIAlign nodes of ONNX max-mode RoiAlign (``onnx_max``): sample points per bin on a
     sampling_ratio x sampling_ratio grid, the four weighted corner pixels of each gathered from
     the roi's image, the largest term per point, then the largest per bin."""
@@ -64,7 +63,7 @@ class RoiAlignMaxToGather(MiddleLowering):
                              np.array([0, 2, 1], np.int64))                        # [R, H*W, C]
         col = lambda t: b.Unsqueeze(t, np.int64(2))  # noqa: E731   [R, Y] -> [R, Y, 1]
         row = lambda t: b.Unsqueeze(t, np.int64(1))  # noqa: E731   [R, X] -> [R, 1, X]
-        inside = b.ConvertLike(b.LogicalAnd(col(ys[4]), row(xs[4])), x)
+        inside = as_type(b, b.LogicalAnd(col(ys[4]), row(xs[4])), x.data.get_dtype())
         flat = np.array([0, -1], np.int64)
         best = None
         for y_index, y_weight in ((ys[0], ys[2]), (ys[1], ys[3])):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 
@@ -15,7 +15,7 @@ def rotate(b: OpBuilder, x1, x2, cos, sin) -> tuple[Port, Port]:
     return real, imag
 
 
-class RotaryEmbeddingToOpset(MiddleLowering):
+class RotaryEmbeddingToOpset(MiddleReplaceOp):
     """The first ``rotary_embedding_dim`` features of each head are rotated as pairs (halves, or
     neighbours when ``interleaved``) by the cos/sin of their position (the cache rows picked by
     position_ids, else the caches as given [B, S, dim/2]); the rest pass through."""

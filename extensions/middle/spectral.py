@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.normalization import MiddleLowering
+from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.nn_common import as_type
 from extensions.ops.onnx_signal_internal import OnnxDFT
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
@@ -23,7 +24,7 @@ def full_spectrum(b: OpBuilder, half, axis: int, length, name: str | None = None
         first = b.Add(b.Divide(length, np.int64(2)), np.int64(1))
         mirrored = b.Subtract(length, b.Range(first, length, np.int64(1), output_type="i64"))
     conjugate = b.Multiply(b.Gather(half, mirrored, np.int64(axis)), np.array([1, -1], np.float32))
-    return b.Concat(half, b.ConvertLike(conjugate, half), axis=axis, name=name)
+    return b.Concat(half, as_type(b, conjugate, half.data.get_dtype()), axis=axis, name=name)
 
 
 def swap_with_last(b: OpBuilder, axis, rank: int) -> Port:
@@ -35,7 +36,7 @@ def swap_with_last(b: OpBuilder, axis, rank: int) -> Port:
     return b.Select(b.Equal(dims, axis), last, b.Select(b.Equal(dims, last), axis, dims))
 
 
-class DFTToOpset(MiddleLowering):
+class DFTToOpset(MiddleReplaceOp):
     """forward: real + onesided -> RDFT, else DFT (a real input gets a zero imaginary part);
     inverse: onesided -> IRDFT (real output [..., 1]), else IDFT."""
 

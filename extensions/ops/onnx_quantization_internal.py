@@ -1,8 +1,8 @@
 """ONNX quantization operators kept as extracted until a middle (or front) transform lowers them."""
 from __future__ import annotations
 
-from extensions.ops.borrowed import matmul_shape
 from extensions.ops.convolution import ConvolutionBase
+from extensions.ops.matmul import matmul_shape
 from extensions.ops.onnx_nn_internal import OnnxMiddleOp
 from mo.ops.internal import FrontOnlyOp
 

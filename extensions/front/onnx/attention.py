@@ -1,8 +1,7 @@
 """Front lowering of ONNX SwiGLU."""
 from __future__ import annotations
 
-import numpy as np
-
+from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
 
@@ -15,5 +14,5 @@ class SwiGLUToOpset(ReplaceOp):
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         a = node.in_port(0).get_source()
-        gate = b.Swish(a, b.ConvertLike(np.float32(node.alpha), a))
+        gate = b.Swish(a, scalar_like(b, node.alpha, a))
         return [b.Multiply(gate, node.in_port(1).get_source(), name=node.name)]

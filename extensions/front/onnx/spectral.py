@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
@@ -42,7 +43,7 @@ class STFTToOpset(ReplaceOp):
             frame_size = b.Squeeze(b.ShapeOf(window), np.array([0], np.int64))
         if window is None:
             length = b.Reshape(frame_size, np.array([1], np.int64), special_zero=False)
-            window = b.Broadcast(b.ConvertLike(np.float32(1), signal), length)
+            window = b.Broadcast(scalar_like(b, 1, signal), length)
         return [b.STFT(signal, window, frame_size, node.in_port(1).get_source(), transpose_frames=False,
                        name=node.name)]
 
