@@ -70,11 +70,9 @@ class RDFT(DFT):
     @classmethod
     def infer_shapes(cls, node):
         x = node.in_shape(0)
-        if x is None:
-            return [None]
-        out, axes, _ = cls.spectral_shape(node, x, len(x))
+        out, axes, _ = cls.spectral_shape(node, x, len(x)) if x is not None else (None, None, None)
         if out is None:
-            return [(DYN,) * len(x) + (2,)]
+            return [None if x is None else (DYN,) * len(x) + (2,)]
         last = out[axes[-1]]
         out[axes[-1]] = DYN if last < 0 else last // 2 + 1
         return [tuple(out) + (2,)]
@@ -91,11 +89,9 @@ class IRDFT(DFT):
     @classmethod
     def infer_shapes(cls, node):
         x = node.in_shape(0)
-        if x is None:
-            return [None]
-        out, axes, sizes = cls.spectral_shape(node, x[:-1], len(x) - 1)
+        out, axes, sizes = cls.spectral_shape(node, x[:-1], len(x) - 1) if x is not None else (None, None, None)
         if out is None:
-            return [(DYN,) * (len(x) - 1)]
+            return [None if x is None else (DYN,) * (len(x) - 1)]
         if sizes[-1] == -1:
             n = x[axes[-1]]
             out[axes[-1]] = DYN if n < 0 else 2 * (n - 1)
