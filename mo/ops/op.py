@@ -39,7 +39,12 @@ class Op:
         super().__init_subclass__(**kwargs)
         if "abstract" not in cls.__dict__:
             cls.abstract = False
-        if cls.type == "":
+        if "type" not in cls.__dict__:
+            # a subclass is its own op: it does not inherit its parent's IR type (an internal
+            # parent, type None, keeps its subclasses internal)
+            cls.type = None if any(getattr(base, "type", "") is None for base in cls.__mro__[1:]
+                                   if "type" in base.__dict__ and base is not Op) else cls.op
+        elif cls.type == "":
             cls.type = cls.op
 
     # ------------------------------------------------------------------ creation

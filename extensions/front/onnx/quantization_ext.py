@@ -47,7 +47,7 @@ class QuantizedConvExtractor(OnnxExtractor):
 
 
 class QuantizedMatMulExtractor(OnnxExtractor):
-    op_types = ("QLinearMatMul", "MatMulInteger")
+    op_types = ("QLinearMatMul",)
 
     @classmethod
     def extract(cls, node):

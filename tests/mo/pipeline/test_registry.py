@@ -69,3 +69,26 @@ def test_broken_user_module_names_file(tmp_path):
     _write(tmp_path, "front/broken.py", "import does_not_exist_module\n")
     with pytest.raises(ExtensionError, match="broken.py"):
         Registry.build([str(tmp_path)])
+
+
+def test_builtin_names_are_registered_once():
+    """Two built-in classes for one op name or framework op would silently shadow each other."""
+    from collections import Counter
+
+    from mo.front.extractor import Extractor
+    from mo.ops.op import Op
+    from mo.pipeline.transform import Transform
+    from mo.registry import builtin_classes
+    classes = builtin_classes()
+    ops = Counter(c.op for c in classes if issubclass(c, Op))
+    extractors = Counter((c.framework, t) for c in classes if issubclass(c, Extractor) for t in c.op_types)
+    transforms = Counter(c.__name__ for c in classes if issubclass(c, Transform))
+    assert [k for k, v in ops.items() if v > 1] == []
+    assert [k for k, v in extractors.items() if v > 1] == []
+    assert [k for k, v in transforms.items() if v > 1] == []
+
+
+def test_subclassed_ops_get_their_own_ir_type():
+    reg = Registry.build()
+    assert reg.op("ConvertLike").type == "ConvertLike"
+    assert all(c.type in (None, name) for name, c in reg.ops.items())
