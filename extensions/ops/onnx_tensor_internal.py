@@ -160,13 +160,21 @@ class OnnxCumProd(Op):
 
 
 class OnnxResize(Op):
-    """ONNX Resize / Upsample, normalised to inputs (X, roi, scales, sizes) and attributes
-    ``mode``, ``coordinate_transformation_mode``, ``nearest_mode``, ``cubic_coeff_a``,
-    ``exclude_outside``, ``antialias``, ``axes``, ``keep_aspect_ratio_policy``; lowered to
-    Interpolate in the middle phase."""
+    """ONNX Resize / Upsample: scales in input ``scales_port``, sizes in input ``sizes_port``
+    (None for the old forms), attributes as Interpolate's plus ``axes``, ``exclude_outside``,
+    ``keep_aspect_ratio_policy``; lowered to Interpolate in the middle phase."""
 
     op = "onnx::Resize"
     type = None
+
+    @classmethod
+    def target(cls, node, key: str):
+        """The output port feeding the scales or sizes, or None when absent or empty."""
+        port = node.get(key)
+        if port is None or not node.is_in_port_connected(port):
+            return None
+        shape = node.in_shape(port)
+        return None if shape is not None and shape == (0,) else node.in_port(port).get_source()
 
     @classmethod
     def axes(cls, node, rank: int) -> list[int]:
@@ -176,33 +184,33 @@ class OnnxResize(Op):
     @classmethod
     def output_sizes(cls, node, shape) -> list[int] | None:
         """Sizes of the resized axes when the scales or sizes are constant, else None."""
-        axes = cls.axes(node, len(shape))
-        sizes = node.in_value(3) if node.is_in_port_connected(3) else None
-        if sizes is not None and sizes.size:
-            sizes = _ints(sizes)
-            policy = node.get("keep_aspect_ratio_policy", "stretch")
-            in_dims = [shape[a] for a in axes]
-            if policy == "stretch":
-                return sizes
-            if any(d < 0 for d in in_dims):
+        dims = [shape[a] for a in cls.axes(node, len(shape))]
+        sizes = cls.target(node, "sizes_port")
+        if sizes is not None:
+            sizes = sizes.data.get_value()
+            if sizes is None:
                 return None
-            pick = min if policy == "not_larger" else max
-            scale = pick(s / d for s, d in zip(sizes, in_dims))
-            return [int(math.floor(scale * d + 0.5)) for d in in_dims]
-        scales = node.in_value(2) if node.is_in_port_connected(2) else None
-        if scales is None or not scales.size:
+            sizes = _ints(sizes)
+            if node.keep_aspect_ratio_policy == "stretch":
+                return sizes
+            if any(d < 0 for d in dims):
+                return None
+            pick = min if node.keep_aspect_ratio_policy == "not_larger" else max
+            scale = pick(s / d for s, d in zip(sizes, dims))
+            return [int(math.floor(scale * d + 0.5)) for d in dims]
+        scales = cls.target(node, "scales_port")
+        scales = None if scales is None else scales.data.get_value()
+        if scales is None:
             return None
-        dims = [shape[a] for a in axes]
-        return [DYN if d < 0 else int(math.floor(d * float(s))) for d, s in zip(dims, scales.reshape(-1))]
+        return [DYN if d < 0 else int(math.floor(d * float(s) + 1e-5)) for d, s in zip(dims, scales.reshape(-1))]
 
     @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         if shape is None:
             return [None]
-        axes = cls.axes(node, len(shape))
         sizes = cls.output_sizes(node, shape)
         out = list(shape)
-        for i, a in enumerate(axes):
+        for i, a in enumerate(cls.axes(node, len(shape))):
             out[a] = DYN if sizes is None else sizes[i]
         return [tuple(out)]
