@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
+from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
 
@@ -67,7 +68,7 @@ class PadAxesToOpset(ReplaceOp):
         x = node.in_port(0).get_source()
         rank = x.data.get_rank()
         if rank is None:
-            raise ValueError(f"Pad '{node.name}' with axes or wrap mode needs an input of known rank")
+            raise GraphError(f"Pad '{node.name}' with axes or wrap mode needs an input of known rank")
         b = OpBuilder(graph, node.name)
         begin, end = full_pads(b, node, rank)
         if node.mode == "wrap":
@@ -77,3 +78,32 @@ class PadAxesToOpset(ReplaceOp):
             return [b.Identity(wrap_pad_dynamic(b, x, begin, end, rank), name=node.name)]
         value = pad_value(b, node, x) if node.mode == "constant" else None
         return [b.Pad(x, begin, end, *([value] if value is not None else []), pad_mode=node.mode, name=node.name)]
+
+
+class CenterCropPadToOpset(ReplaceOp):
+    """CenterCropPad -> Slice of the centred crop, then Pad-12 with zeros to the target sizes:
+    per axis, crop start (dim - size) // 2 where the dim is larger, pad begin (size - dim) // 2
+    where it is smaller."""
+
+    phase = "middle"
+    op = "onnx::CenterCropPad"
+
+    def replace_op(self, graph, node):
+        x = node.in_port(0).get_source()
+        rank = x.data.get_rank()
+        if rank is None:
+            raise GraphError(f"CenterCropPad '{node.name}' needs an input of known rank")
+        axes = node.axes if node.axes is not None else list(range(rank))
+        axes = np.array([a % rank for a in axes], np.int64)
+        b = OpBuilder(graph, node.name)
+        dims = b.Gather(b.ShapeOf(x, output_type="i64"), axes, np.int64(0))
+        sizes = b.Convert(node.in_port(1).get_source(), destination_type="i64")
+        zero, two = i64(0), i64(2)
+        start = b.Divide(b.Maximum(b.Subtract(dims, sizes), zero), two)
+        cropped = b.Slice(x, start, b.Add(start, b.Minimum(dims, sizes)), np.ones(len(axes), np.int64), axes)
+        extra = b.Maximum(b.Subtract(sizes, dims), zero)
+        before = b.Divide(extra, two)
+        zeros = np.zeros(rank, np.int64)
+        begin = b.ScatterUpdate(zeros, axes, before, np.int64(0))
+        end = b.ScatterUpdate(zeros, axes, b.Subtract(extra, before), np.int64(0))
+        return [b.Pad(cropped, begin, end, pad_mode="constant", name=node.name)]

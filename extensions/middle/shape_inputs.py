@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp, Transform
 
@@ -24,7 +25,7 @@ class TransposeDefaultOrder(Transform):
                 continue
             rank = node.in_port(0).data.get_rank()
             if rank is None:
-                raise ValueError(f"Transpose '{node.name}' has no perm and its input rank is unknown")
+                raise GraphError(f"Transpose '{node.name}' has no perm and its input rank is unknown")
             b = OpBuilder(graph, node.name)
             b.const(np.arange(rank - 1, -1, -1, dtype=np.int64), name=node.name + "/order").connect(node.in_port(1))
 

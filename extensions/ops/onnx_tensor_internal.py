@@ -214,3 +214,24 @@ class OnnxResize(Op):
         for i, a in enumerate(cls.axes(node, len(shape))):
             out[a] = DYN if sizes is None else sizes[i]
         return [tuple(out)]
+
+
+class OnnxCenterCropPad(Op):
+    """Crops or zero-pads the ``axes`` (all by default) of input 0, centred, to the sizes in
+    input 1; lowered in the middle phase where the rank is known."""
+
+    op = "onnx::CenterCropPad"
+    type = None
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is None:
+            return [None]
+        axes = node.get("axes")
+        axes = list(range(len(shape))) if axes is None else normalize_axes(axes, len(shape))
+        sizes = node.in_value(1)
+        out = list(shape)
+        for i, a in enumerate(axes):
+            out[a] = DYN if sizes is None else int(sizes.reshape(-1)[i])
+        return [tuple(out)]
