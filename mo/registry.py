@@ -76,6 +76,20 @@ def _classes(module: ModuleType) -> list[type]:
             and issubclass(obj, _BASES) and not obj.__dict__.get("abstract", False)]
 
 
+def is_user_class(cls) -> bool:
+    """Whether ``cls`` comes from a user's --extensions folder."""
+    return cls.__module__.startswith("mo_user_ext_")
+
+
+def class_origin(cls) -> str:
+    """'ClassName (path/to/file.py)' for messages about an extension."""
+    try:
+        where = inspect.getsourcefile(cls)
+    except TypeError:
+        where = cls.__module__
+    return f"{cls.__name__} ({where})"
+
+
 _BUILTIN_CACHE: list[type] | None = None
 
 

@@ -146,6 +146,7 @@ class GroupConvolutionBackpropData(ConvolutionBackpropData):
     """Grouped transposed convolution: filters [G, C_in/G, C_out/G, kernel...]."""
 
     op = "GroupConvolutionBackpropData"
+    type = "GroupConvolutionBackpropData"
     kernel_start = 3
 
 

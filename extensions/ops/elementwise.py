@@ -400,8 +400,40 @@ class HardSigmoid(UnaryElementwise):
         return np.clip(alpha * x + beta, 0, 1)
 
 
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """f32 values rounded (to nearest even) to the bf16 values they become, kept in f32."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return np.where(np.isnan(x), x, rounded.view(np.float32))
+
+
+# Value ranges of the integer types whose numpy container is wider.
+_NARROW_INT = {"u4": (0, 15), "i4": (-8, 7), "u1": (0, 1)}
+
+
+def convert_value(x: np.ndarray, destination: str) -> np.ndarray:
+    """``x`` converted as OpenVINO's Convert does: floats to integers truncate and saturate,
+    to boolean is ``!= 0``."""
+    dst = np_dtype(destination)
+    if destination == "boolean":
+        return x != 0
+    if np.issubdtype(dst, np.integer):
+        info = np.iinfo(dst)
+        lo, hi = _NARROW_INT.get(destination, (info.min, info.max))
+        if np.issubdtype(x.dtype, np.floating):
+            with np.errstate(all="ignore"):
+                return np.clip(np.trunc(np.nan_to_num(x)), lo, hi).astype(dst)
+        if destination in _NARROW_INT:
+            return np.clip(x, lo, hi).astype(dst)
+        return x.astype(dst)
+    if destination == "bf16":
+        return round_to_bf16(x.astype(np.float32))
+    return x.astype(dst)
+
+
 class Convert(Op):
-    """Element type conversion to ``destination_type``."""
+    """Element type conversion to ``destination_type``. Not folded into float8 constants, which
+    the IR writer cannot store; ``saturate`` (front only) asks for a saturating float8 conversion."""
 
     op = "Convert"
     defaults = {"destination_type": "f32"}
@@ -412,21 +444,23 @@ class Convert(Op):
         node.out_port(0).data.set_dtype(node.destination_type)
 
     @classmethod
+    def infer(cls, node):
+        if node.out_port(0).data.get_dtype() in ("f8e4m3", "f8e5m2"):
+            node.out_port(0).data.set_shape(node.in_shape(0))
+            return
+        super().infer(node)
+
+    @classmethod
     def evaluate(cls, node, x):
-        dst = np_dtype(node.destination_type)
-        if np.issubdtype(dst, np.integer) and np.issubdtype(x.dtype, np.floating):
-            info = np.iinfo(dst)
-            with np.errstate(all="ignore"):
-                return np.clip(np.trunc(np.nan_to_num(x)), info.min, info.max).astype(dst)
-        if dst == np.bool_:
-            return x != 0
-        return x.astype(dst)
+        return convert_value(x, node.destination_type)
 
 
-class ConvertLike(Op):
+class ConvertLike(Convert):
     """Converts input 0 to the element type of input 1."""
 
     op = "ConvertLike"
+    defaults = {}
+    ir_attrs = ()
 
     @classmethod
     def type_infer(cls, node):
@@ -434,4 +468,4 @@ class ConvertLike(Op):
 
     @classmethod
     def evaluate(cls, node, x, like):
-        return x.astype(like.dtype)
+        return convert_value(x, node.in_dtype(1))

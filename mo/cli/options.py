@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from mo.cli.input_spec import InputSpec, parse_input, parse_input_shape, parse_output
+from mo.cli.preprocess_spec import parse_layouts, parse_values
 from mo.errors import OptionError
 
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "NOTSET")
@@ -29,8 +31,14 @@ class ConversionOptions:
     log_level: str = "ERROR"
     silent: bool = True
     extensions: list[str] = field(default_factory=list)
-    compress_to_fp16: bool = False
+    compress_to_fp16: bool = True
     list_transforms: bool = False
+    report: bool = False
+    mean_values: dict = field(default_factory=dict)
+    scale_values: dict = field(default_factory=dict)
+    scale: float | None = None
+    reverse_input_channels: bool = False
+    layouts: dict = field(default_factory=dict)
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
     registry: Any = None
@@ -47,9 +55,17 @@ def str2bool(value: Any) -> bool:
     raise argparse.ArgumentTypeError(f"expected a boolean, got '{value}'")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the converter's error contract: one [ ERROR ] line and exit status 1."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"[ ERROR ] {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from mo.version import VERSION
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="mo", description="Convert a trained model (ONNX) to OpenVINO IR v11 (.xml + .bin).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
@@ -65,14 +81,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", "-b", type=int, help="Batch size: sets the first dimension of every input.")
     p.add_argument("--static_shape", action="store_true",
                    help="Fold shape computations for the given input shapes (the IR is then not reshapeable).")
+    p.add_argument("--mean_values", help="Values subtracted from an input per channel: \"data[123.7,116.3,103.5]\" "
+                   "or \"[123.7,116.3,103.5]\" for every input. Applied after --reverse_input_channels.")
+    p.add_argument("--scale_values", help="Values an input is divided by per channel, after the mean: "
+                   "\"data[58.4,57.1,57.4]\" or \"[255]\".")
+    p.add_argument("--scale", type=float, help="One value every input is divided by (after the mean).")
+    p.add_argument("--reverse_input_channels", action="store_true",
+                   help="Reverse the channel order of the inputs (RGB <-> BGR) before mean and scale.")
+    p.add_argument("--layout", help="Layout of inputs, optionally with the layout the IR should take: "
+                   "\"data(nhwc->nchw)\" or \"nchw\" for every input.")
+    p.add_argument("--source_layout", help="Layout of the model's inputs: \"data(nhwc)\".")
+    p.add_argument("--target_layout", help="Layout the IR's inputs should have (a Transpose is added): "
+                   "\"data(nchw)\".")
+    p.add_argument("--freeze_placeholder_with_value",
+                   help="Replace inputs by constants: \"is_training->False,rate->[0.5]\".")
     p.add_argument("--extensions", action="append", default=[],
                    help="Folder of user extensions (same layout as extensions/); repeatable.")
-    p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=False,
-                   help="Store float32 weights as float16 (default: False).")
+    p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=True,
+                   help="Store float32 weights as float16, decompressed at run time (default: True; "
+                        "--compress_to_fp16=False keeps float32).")
     p.add_argument("--log_level", default="ERROR", choices=LOG_LEVELS, help="Logging level (DEBUG shows tracebacks).")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
+    p.add_argument("--report", action="store_true",
+                   help="Print the time and the ops added and removed of each pass, the total time and peak memory.")
     p.add_argument("--version", action="version", version=f"mo {VERSION}")
     return p
 
@@ -80,11 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
 def make_options(values: dict[str, Any]) -> ConversionOptions:
     """Check and parse option values given by name (CLI namespace or convert_model kwargs)."""
     values = dict(values)
-    known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape"}
+    known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape", "layout",
+                                                            "source_layout", "target_layout",
+                                                            "freeze_placeholder_with_value"}
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
-    given = {k: _describe(v) for k, v in values.items() if v not in (None, [], False) and k != "registry"}
+    not_recorded = ("registry", "list_transforms", "report")
+    given = {k: _describe(v) for k, v in values.items()
+             if v is not None and not (isinstance(v, list) and not v) and k not in not_recorded}
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
@@ -92,6 +129,21 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.model_name = values.get("model_name")
     opts.framework = values.get("framework")
     opts.inputs = parse_input(values.get("input"))
+    frozen = values.get("freeze_placeholder_with_value")
+    if frozen:
+        for spec in parse_input(frozen):
+            if spec.value is None or spec.name is None:
+                raise OptionError(f"--freeze_placeholder_with_value needs name->value items, got '{frozen}'.")
+            opts.inputs.append(spec)
+    opts.mean_values = parse_values(values.get("mean_values"), "--mean_values")
+    opts.scale_values = parse_values(values.get("scale_values"), "--scale_values")
+    opts.scale = float(values["scale"]) if values.get("scale") is not None else None
+    if opts.scale is not None and opts.scale == 0:
+        raise OptionError("--scale must not be 0.")
+    if any(v == 0 for vals in opts.scale_values.values() for v in vals):
+        raise OptionError("--scale_values must not contain 0.")
+    opts.reverse_input_channels = bool(values.get("reverse_input_channels", False))
+    opts.layouts = parse_layouts(values.get("layout"), values.get("source_layout"), values.get("target_layout"))
     opts.input_shape = parse_input_shape(values.get("input_shape"))
     opts.outputs = parse_output(values.get("output"))
     opts.batch = values.get("batch")
@@ -100,8 +152,9 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.silent = str2bool(values.get("silent", True))
     ext = values.get("extensions") or []
     opts.extensions = [ext] if isinstance(ext, str) else [str(e) for e in ext]
-    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", False))
+    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
+    opts.report = bool(values.get("report", False))
     if opts.log_level not in LOG_LEVELS:
         raise OptionError(f"Unknown --log_level '{opts.log_level}'; use one of {', '.join(LOG_LEVELS)}.")
     if opts.batch is not None and (not isinstance(opts.batch, int) or opts.batch <= 0):

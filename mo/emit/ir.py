@@ -11,6 +11,12 @@ from mo.emit.xml_writer import IRGraphWriter, write_rt_info, xml_escape
 IR_VERSION = 11
 
 
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict) -> tuple[str, str]:
     """Write ``graph`` to ``output_dir/model_name.{xml,bin}``; returns the two paths."""
     os.makedirs(output_dir, exist_ok=True)
@@ -30,6 +36,9 @@ def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict) -> tuple[str
             out.append("</net>\n")
         with os.fdopen(fd_xml, "w", encoding="utf-8") as xml_stream:
             xml_stream.write("".join(out))
+        mode = 0o666 & ~_umask()
+        os.chmod(tmp_bin, mode)
+        os.chmod(tmp_xml, mode)
         os.replace(tmp_bin, bin_path)
         os.replace(tmp_xml, xml_path)
     except BaseException:

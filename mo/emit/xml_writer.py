@@ -67,6 +67,7 @@ class IRGraphWriter:
         self.bin = bin_writer
 
     def layer_ids(self, graph) -> dict[str, int]:
+        """Node id -> layer id, as ``write`` numbers the layers."""
         return {n.id: i for i, n in enumerate(ordered_ops(graph))}
 
     def write(self, graph, out: list[str], indent: str) -> dict[str, int]:
@@ -81,7 +82,7 @@ class IRGraphWriter:
             for i in range(n_inputs):
                 src = graph.producer(node.id, i)
                 src_node = graph.node(src[0])
-                src_inputs = self._input_count(src_node)
+                src_inputs = self.input_count(src_node)
                 edges.append((ids[src[0]], src_inputs + src[1], ids[node.id], i))
         out.append(f"{indent}</layers>\n{indent}<edges>\n")
         for e in sorted(edges, key=lambda e: (e[2], e[3])):
@@ -91,7 +92,8 @@ class IRGraphWriter:
         return ids
 
     @staticmethod
-    def _input_count(node) -> int:
+    def input_count(node) -> int:
+        """Number of input ports of a layer (output port ids start after them)."""
         ins = node.in_ports()
         if not ins:
             return 0
@@ -112,8 +114,23 @@ class IRGraphWriter:
                 names[candidate] = 0
                 return candidate
 
+    @staticmethod
+    def _rt_info(rt_info: dict | None, out: list[str], indent: str) -> None:
+        """<rt_info> with one <attribute> per entry: a dict value gives the attribute's fields,
+        another value a ``value`` field, None none."""
+        if not rt_info:
+            return
+        out.append(f"{indent}<rt_info>\n")
+        for key, value in rt_info.items():
+            if isinstance(value, dict):
+                fields = "".join(f' {k}="{xml_escape(format_value(v))}"' for k, v in value.items())
+            else:
+                fields = "" if value is None else f' value="{xml_escape(format_value(value))}"'
+            out.append(f'{indent}\t<attribute name="{xml_escape(key)}" version="0"{fields} />\n')
+        out.append(f"{indent}</rt_info>\n")
+
     def _port(self, out: list[str], indent: str, port_id: int, data_attrs: dict | None,
-              names: list[str] | None = None) -> None:
+              names: list[str] | None = None, rt_info: dict | None = None) -> None:
         dtype = (data_attrs or {}).get("dtype")
         shape = (data_attrs or {}).get("shape")
         attrs = f'id="{port_id}"'
@@ -121,12 +138,13 @@ class IRGraphWriter:
             attrs += f' precision="{precision(dtype)}"'
         if names:
             attrs += ' names="' + xml_escape(",".join(n.replace(",", "\\,") for n in names)) + '"'
-        if shape is None or len(shape) == 0:
+        if not shape and not rt_info:
             out.append(f"{indent}<port {attrs} />\n")
             return
         out.append(f"{indent}<port {attrs}>\n")
-        for d in shape:
+        for d in shape or ():
             out.append(f"{indent}\t<dim>{int(d)}</dim>\n")
+        self._rt_info(rt_info, out, indent + "\t")
         out.append(f"{indent}</port>\n")
 
     def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> int:
@@ -145,14 +163,8 @@ class IRGraphWriter:
         if data:
             attrs = " ".join(f'{k}="{xml_escape(format_value(v))}"' for k, v in data.items())
             out.append(f"{indent}\t<data {attrs} />\n")
-        rt_info = node.get("rt_info")
-        if rt_info:
-            out.append(f"{indent}\t<rt_info>\n")
-            for key, value in rt_info.items():
-                value_attr = "" if value is None else f' value="{xml_escape(format_value(value))}"'
-                out.append(f'{indent}\t\t<attribute name="{xml_escape(key)}" version="0"{value_attr} />\n')
-            out.append(f"{indent}\t</rt_info>\n")
-        n_inputs = self._input_count(node)
+        self._rt_info(node.get("rt_info"), out, indent + "\t")
+        n_inputs = self.input_count(node)
         if n_inputs:
             out.append(f"{indent}\t<input>\n")
             for i in range(n_inputs):
@@ -162,10 +174,12 @@ class IRGraphWriter:
         if n_outputs:
             out.append(f"{indent}\t<output>\n")
             tensor_names = node.get("tensor_names") or {}
+            port_rt_info = node.get("out_rt_info") or {}
             for i in range(n_outputs):
                 data_id = graph.output_data(node.id, i)
                 self._port(out, indent + "\t\t", n_inputs + i,
-                           graph._node[data_id] if data_id is not None else None, tensor_names.get(i))
+                           graph._node[data_id] if data_id is not None else None, tensor_names.get(i),
+                           port_rt_info.get(i))
             out.append(f"{indent}\t</output>\n")
         body = getattr(op_class, "ir_body", None)
         if body is not None:

@@ -50,10 +50,16 @@ class Graph(nx.MultiDiGraph):
                 self.add_node(n, **attr)
 
     def remove_node(self, n):
-        op = self._node[n].get("op")
+        """Remove a node; in data form an op's unused output data nodes go with it."""
+        attrs = self._node[n]
+        op = attrs.get("op")
         if op is not None:
             self._by_op[op].discard(n)
+        outputs = list(self.successors(n)) if self.data_form and attrs.get("kind") == "op" else []
         super().remove_node(n)
+        for d in outputs:
+            if d in self._node and self._node[d].get("kind") == "data" and self.out_degree(d) == 0:
+                super().remove_node(d)
 
     def remove_nodes_from(self, nodes):
         for n in list(nodes):
@@ -149,6 +155,10 @@ class Graph(nx.MultiDiGraph):
     def link(self, src_id: str, out_idx: int, dst_id: str, in_idx: int) -> None:
         """Connect output ``out_idx`` of ``src_id`` to input ``in_idx`` of ``dst_id``,
         replacing whatever fed that input before."""
+        if src_id not in self._node or dst_id not in self._node:
+            missing = src_id if src_id not in self._node else dst_id
+            raise GraphError(f"cannot link {src_id}:{out_idx} -> {dst_id}:{in_idx}: node {missing} is not in this "
+                             f"graph (a port of another graph, e.g. of a body, was used)")
         self.unlink_input(dst_id, in_idx)
         if not self.data_form:
             self.add_edge(src_id, dst_id, out=out_idx, **{"in": in_idx})
@@ -208,8 +218,11 @@ class Graph(nx.MultiDiGraph):
                     raise GraphError(f"data node {n} has several producers")
                 if not self.data_form:
                     raise GraphError(f"data node {n} in an op-form graph")
-            if None in ins:
+            if kind == "op" and None in ins:
                 raise GraphError(f"node {n} has an input edge without a port number")
+            outs = [e.get("out") for _, _, e in self.out_edges(n, data=True)]
+            if (kind == "op" or not self.data_form) and None in outs:
+                raise GraphError(f"node {n} has an output edge without a port number")
         for op, ids in self._by_op.items():
             for n in ids:
                 if self._node.get(n, {}).get("op") != op:

@@ -11,7 +11,7 @@ from mo.errors import ConversionError, ExtensionError, InputModelError, OptionEr
 from mo.front.cut import apply_cut
 from mo.pipeline.extract import extract
 from mo.pipeline.infer import partial_infer
-from mo.registry import Registry
+from mo.registry import Registry, class_origin, is_user_class
 
 log = logging.getLogger("mo")
 
@@ -40,9 +40,17 @@ def all_graphs(graph):
             yield from all_graphs(body)
 
 
-def run_phase(graph, phase: str, framework: str, registry: Registry) -> None:
+def _op_count(graph) -> tuple[set, int]:
+    ids = {n for g in all_graphs(graph) for n, d in g._node.items() if d.get("kind") == "op"}
+    return ids, len(ids)
+
+
+def run_phase(graph, phase: str, framework: str, registry: Registry, report: list | None = None) -> None:
+    """Run every transform of ``phase`` on the graph and its bodies, in registry order. With a
+    ``report`` list, record (phase, name, milliseconds, ops added, ops removed) per transform."""
     for transform in registry.transforms(phase, framework):
         started = time.perf_counter()
+        before = _op_count(graph)[0] if report is not None else None
         for g in list(all_graphs(graph)):
             if not transform.graph_condition(g):
                 continue
@@ -51,12 +59,15 @@ def run_phase(graph, phase: str, framework: str, registry: Registry) -> None:
             except ConversionError:
                 raise
             except Exception as e:
-                if not transform.__class__.__module__.startswith(("extensions.", "mo.")):
+                if is_user_class(type(transform)):
                     raise ExtensionError(
-                        f"Extension transform {transform.name()} ({transform.__class__.__module__}) failed: "
-                        f"{type(e).__name__}: {e}") from e
+                        f"Extension transform {class_origin(type(transform))} failed: {type(e).__name__}: {e}") from e
                 raise
-        log.debug("%s %s: %.1f ms", phase, transform.name(), (time.perf_counter() - started) * 1000)
+        elapsed = (time.perf_counter() - started) * 1000
+        if report is not None:
+            after = _op_count(graph)[0]
+            report.append((phase, transform.name(), elapsed, len(after - before), len(before - after)))
+        log.debug("%s %s: %.1f ms", phase, transform.name(), elapsed)
 
 
 def transform_order(registry: Registry, framework: str | None) -> list[str]:
@@ -81,6 +92,15 @@ def convert(opts: ConversionOptions) -> IRPaths:
     from mo.emit.ir import emit_ir
     from mo.version import VERSION
 
+    started = time.perf_counter()
+    report: list | None = [] if opts.report else None
+
+    def step(phase: str, name: str, since: float) -> float:
+        now = time.perf_counter()
+        if report is not None:
+            report.append((phase, name, (now - since) * 1000, None, None))
+        return now
+
     registry = Registry.build(opts.extensions)
     opts.registry = registry
     if isinstance(opts.input_model, str) and not os.path.exists(opts.input_model):
@@ -89,18 +109,49 @@ def convert(opts: ConversionOptions) -> IRPaths:
     if framework not in registry.loaders:
         raise OptionError(f"Framework '{framework}' is not supported; use one of "
                           f"{', '.join(sorted(registry.loaders))}.")
+    t = step("setup", "registry", started)
     graph = registry.loaders[framework]().load(opts)
-    graph.graph["options"] = opts
+    for g in all_graphs(graph):    # bodies too: transforms run on them and may read options
+        g.graph["options"] = opts
+    t = step("load", f"{framework} loader", t)
     apply_cut(graph, opts)
     extract(graph, framework)
-    run_phase(graph, "front", framework, registry)
+    t = step("extract", "extractors", t)
+    run_phase(graph, "front", framework, registry, report)
+    t = time.perf_counter()
     for g in all_graphs(graph):
         g.to_data_form()
     partial_infer(graph)
-    run_phase(graph, "middle", framework, registry)
-    run_phase(graph, "back", framework, registry)
+    t = step("infer", "partial inference", t)
+    run_phase(graph, "middle", framework, registry, report)
+    run_phase(graph, "back", framework, registry, report)
+    t = time.perf_counter()
     name = model_name_for(opts, graph)
     rt_info = {"MO_version": VERSION,
                "conversion_parameters": {k: v for k, v in sorted(opts.given.items())}}
     xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info)
+    step("emit", "IR writer", t)
+    if report is not None:
+        print(format_report(report, time.perf_counter() - started))
     return IRPaths(xml, bin_)
+
+
+def peak_memory_mib() -> float:
+    """Peak resident memory of this process so far."""
+    import resource
+    import sys
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def format_report(report: list, total_s: float) -> str:
+    """The --report table: time and ops added/removed per pass, then totals."""
+    lines = [f"{'phase':8s} {'pass':40s} {'ms':>9s} {'+ops':>6s} {'-ops':>6s}"]
+    for phase, name, ms, added, removed in report:
+        if added == 0 and removed == 0 and ms < 0.05:
+            continue
+        plus = "" if added is None else str(added)
+        minus = "" if removed is None else str(removed)
+        lines.append(f"{phase:8s} {name[:40]:40s} {ms:9.1f} {plus:>6s} {minus:>6s}")
+    lines.append(f"total conversion time {total_s:.2f} s, peak memory {peak_memory_mib():.0f} MiB")
+    return "\n".join(lines)

@@ -1,7 +1,8 @@
 """Extraction: every framework node gets its op and attributes from its registered extractor."""
 from __future__ import annotations
 
-from mo.errors import ConversionError, GraphError, UnsupportedOpsError
+from mo.errors import ConversionError, ExtensionError, GraphError, UnsupportedOpsError
+from mo.registry import class_origin, is_user_class
 
 
 def extract(graph, framework: str) -> None:
@@ -32,6 +33,9 @@ def _extract(graph, framework, registry, unsupported) -> None:
         except ConversionError:
             raise
         except Exception as e:
+            if is_user_class(extractor):
+                raise ExtensionError(f"Extension extractor {class_origin(extractor)} failed on node '{node.name}' "
+                                     f"({fw_op}): {type(e).__name__}: {e}") from e
             raise GraphError(f"Cannot read the attributes of node '{node.name}' ({fw_op}): "
                              f"{type(e).__name__}: {e}") from e
         if node.get("op") is None:

@@ -10,8 +10,9 @@ IR stays reshapeable.
 """
 from __future__ import annotations
 
-from mo.errors import ConversionError, GraphError
+from mo.errors import ConversionError, ExtensionError, GraphError
 from mo.graph.node import Node
+from mo.registry import class_origin, is_user_class
 from mo.utils.shape import shape_str
 
 # Ops whose output value is derived from input shapes rather than input values.
@@ -30,6 +31,9 @@ def infer_node(node: Node) -> None:
     except ConversionError:
         raise
     except Exception as e:
+        if is_user_class(op_class):
+            raise ExtensionError(f"infer of extension op {class_origin(op_class)} failed on node '{node.name}': "
+                                 f"{type(e).__name__}: {e}") from e
         inputs = ", ".join(f"{shape_str(node.in_shape(i))}:{node.in_dtype(i)}" for i in sorted(node.in_ports()))
         raise GraphError(
             f"Cannot infer the outputs of node '{node.name}' (op {node.op}) with inputs "

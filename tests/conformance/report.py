@@ -14,8 +14,7 @@ def _reason(report) -> str:
     text = getattr(report, "longreprtext", "") or ""
     lines = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("E ")]
     if lines:
-        first = lines[0]
-        return re.sub(r"\s+", " ", first)[:300]
+        return re.sub(r"\s+", " ", " ".join(lines[:4]))[:300]
     if hasattr(report, "wasxfail"):
         return report.wasxfail
     return (text.strip().splitlines() or ["?"])[-1][:300]

@@ -39,8 +39,11 @@ def check_case(name: str, workdir: str) -> None:
         onnx.save(case.model, model_path)
     else:
         model_path = case.model_path
-    paths = convert_model(input_model=model_path, output_dir=os.path.join(workdir, "ir"), model_name="model")
+    paths = convert_model(input_model=model_path, output_dir=os.path.join(workdir, "ir"), model_name="model",
+                          compress_to_fp16=False)
     for inputs, expected in case.data_sets:
+        inputs = [np.asarray(v) if isinstance(v, np.generic) else v for v in inputs]
+        expected = [np.asarray(v) if isinstance(v, np.generic) else v for v in expected]
         if any(not isinstance(v, np.ndarray) for v in list(inputs) + list(expected)):
             raise AssertionError("inputs or outputs are sequences/optionals, which OpenVINO IR has no type for")
         actual = run_ir(paths.xml, list(inputs))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.ops.onnx_internal import OnnxConv, OnnxConvTranspose, OnnxPool
+from extensions.ops.onnx_nn_internal import OnnxDeformConv, OnnxMaxUnpool
 
 AUTO_PAD = {"NOTSET": "explicit", "": "explicit", "SAME_UPPER": "same_upper", "SAME_LOWER": "same_lower",
             "VALID": "valid"}
@@ -45,17 +46,33 @@ class ConvTransposeExtractor(OnnxExtractor):
 
 
 class PoolExtractor(OnnxExtractor):
-    op_types = ("MaxPool", "AveragePool", "GlobalMaxPool", "GlobalAveragePool")
+    op_types = ("MaxPool", "AveragePool", "LpPool", "GlobalMaxPool", "GlobalAveragePool")
+    kinds = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}
 
     @classmethod
     def extract(cls, node):
         if node.fw_op.startswith("Global"):
             OnnxPool.update_node(node, {"pool": "max" if "Max" in node.fw_op else "avg", "global_pool": True})
             return
-        if int(cls.attr(node, "storage_order", 0)) != 0 and len(node.pb.output) > 1:
-            raise ValueError("MaxPool with storage_order=1 (column-major indices) is not supported")
         OnnxPool.update_node(node, {
-            **window_attrs(cls, node), "pool": "max" if node.fw_op == "MaxPool" else "avg",
+            **window_attrs(cls, node), "pool": cls.kinds[node.fw_op], "p": float(cls.attr(node, "p", 2)),
             "ceil_mode": bool(cls.attr(node, "ceil_mode", 0)),
             "exclude_pad": not bool(cls.attr(node, "count_include_pad", 0)),
-            "num_outputs": len(node.pb.output)})
+            "num_outputs": len(node.pb.output), "column_major": bool(cls.attr(node, "storage_order", 0))})
+
+
+class MaxUnpoolExtractor(OnnxExtractor):
+    op_types = ("MaxUnpool",)
+
+    @classmethod
+    def extract(cls, node):
+        OnnxMaxUnpool.update_node(node, window_attrs(cls, node))
+
+
+class DeformConvExtractor(OnnxExtractor):
+    op_types = ("DeformConv",)
+
+    @classmethod
+    def extract(cls, node):
+        OnnxDeformConv.update_node(node, {**window_attrs(cls, node), "group": int(cls.attr(node, "group", 1)),
+                                          "offset_group": int(cls.attr(node, "offset_group", 1))})

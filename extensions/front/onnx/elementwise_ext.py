@@ -1,4 +1,4 @@
-"""Extractors of ONNX elementwise operators that map one-to-one to OpenVINO operations."""
+"""Extractors of ONNX operators that map one-to-one to an op without attributes to translate."""
 from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
@@ -16,6 +16,7 @@ ONE_TO_ONE = {
     "GreaterOrEqual": "GreaterEqual", "And": "LogicalAnd", "Or": "LogicalOr", "Xor": "LogicalXor",
     "BitwiseAnd": "BitwiseAnd", "BitwiseOr": "BitwiseOr", "BitwiseXor": "BitwiseXor",
     "PRelu": "PRelu", "Where": "Select", "Add": "Add",
+    "MatMul": "MatMul", "MatMulInteger": "onnx::MatMulInteger", "Det": "onnx::Det",
 }
 
 

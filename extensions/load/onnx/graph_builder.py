@@ -25,7 +25,9 @@ def opset_table(opset_imports) -> dict[str, int]:
 class OnnxGraphBuilder:
     """Turns GraphProtos into Graphs; shared by the main graph and every nested body."""
 
-    def __init__(self, registry, opsets: dict[str, int], model_dir: str | None, expander=None):
+    def __init__(self, registry, opsets: dict[str, int], model_dir: str | None, expander=None,
+                 raw_data: dict | None = None):
+        self.raw_data = raw_data or {}
         self.registry = registry
         self.opsets = opsets
         self.model_dir = model_dir
@@ -44,7 +46,7 @@ class OnnxGraphBuilder:
         param_op = self.registry.op("Parameter")
 
         for init in list(graph_proto.initializer) + [s.values for s in graph_proto.sparse_initializer]:
-            value, et = tensor_to_array(init, self.model_dir)
+            value, et = tensor_to_array(init, self.model_dir, self.raw_data.get(init.name))
             node = const_op.create(graph, (), name=init.name, value=value, element_type=et)
             node.out_port(0).add_tensor_names([init.name])
             tensors[init.name] = (node.id, 0)
@@ -108,7 +110,7 @@ class OnnxGraphBuilder:
                 for inner, inner_opset in body:
                     self._add_node(graph, inner, tensors, inner_opset)
                 return
-        name = proto.name or (proto.output[0] if proto.output else proto.op_type)
+        name = proto.name or next((o for o in proto.output if o), proto.op_type)
         node = graph.add_op({"name": name, "fw_op": proto.op_type, "domain": domain, "pb": proto,
                              "opset": opset if opset is not None else self.opsets.get(domain, 1),
                              "op": None})

@@ -5,26 +5,22 @@ import os
 
 from extensions.load.onnx.functions import FunctionExpander
 from extensions.load.onnx.graph_builder import OnnxGraphBuilder, opset_table
+from extensions.load.onnx.mapped_reader import read_mapped
 from mo.errors import InputModelError
 from mo.front.loader import Loader
 from mo.graph.graph import Graph
 
 
 def read_model_proto(path: str):
-    """Parse an ONNX file, turning every way it can be broken into one InputModelError."""
-    import onnx
-    from google.protobuf.message import DecodeError
-
+    """Parse an ONNX file, turning every way it can be broken into one InputModelError.
+    Returns the ModelProto (main-graph initializers without their raw bytes) and
+    {initializer name: memoryview of its raw bytes in the memory-mapped file}."""
     if not os.path.isfile(path):
         raise InputModelError(f"Model file '{path}' does not exist.")
-    try:
-        model = onnx.load_model(path, load_external_data=False)
-    except (DecodeError, ValueError, RuntimeError, OSError) as e:
-        raise InputModelError(
-            f"'{path}' is not a readable ONNX model: the file is truncated, corrupt or of another "
-            f"format ({type(e).__name__}: {e}).") from None
+    model, raws, _ = read_mapped(path)
     check_model_proto(model, path)
-    return model
+    raw_by_name = {t.name: raw for t, raw in zip(model.graph.initializer, raws) if raw is not None}
+    return model, raw_by_name
 
 
 def check_model_proto(model, where: str) -> None:
@@ -49,8 +45,9 @@ class OnnxLoader(Loader):
 
     def load(self, options) -> Graph:
         model_input = options.input_model
+        raw_data = {}
         if isinstance(model_input, str):
-            model = read_model_proto(model_input)
+            model, raw_data = read_model_proto(model_input)
             model_dir = os.path.dirname(os.path.abspath(model_input))
         else:
             model = model_input
@@ -62,7 +59,7 @@ class OnnxLoader(Loader):
             model = onnx.inliner.inline_local_functions(model)
         opsets = opset_table(model.opset_import)
         expander = FunctionExpander(registry, opsets, model)
-        builder = OnnxGraphBuilder(registry, opsets, model_dir, expander)
+        builder = OnnxGraphBuilder(registry, opsets, model_dir, expander, raw_data)
         graph = builder.build(model.graph)
         graph.graph["model_name"] = model.graph.name or "model"
         return graph

@@ -64,14 +64,28 @@ def _external_array(tensor, model_dir: str | None, dtype: np.dtype, shape: tuple
     return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(count,)).reshape(shape)
 
 
-def tensor_to_array(tensor, model_dir: str | None = None) -> tuple[np.ndarray, str]:
-    """(numpy value, element type) of an ONNX TensorProto."""
+_DIRECT = ("f32", "f64", "f16", "i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64", "boolean")
+
+
+def tensor_to_array(tensor, model_dir: str | None = None, raw=None) -> tuple[np.ndarray, str]:
+    """(numpy value, element type) of an ONNX TensorProto; ``raw`` is its raw_data held
+    elsewhere (a memoryview of the mapped model file), read without a copy."""
     from onnx import TensorProto, numpy_helper
 
     et = element_type_of(tensor.data_type, f" of tensor '{tensor.name}'")
     shape = tuple(int(d) for d in tensor.dims)
+    if raw is not None:
+        if et in _DIRECT:
+            from mo.utils.types import np_dtype
+            dtype = np_dtype(et)
+            count = int(np.prod(shape, dtype=np.int64))
+            if len(raw) != count * dtype.itemsize:
+                raise InputModelError(f"Tensor '{tensor.name}' has {len(raw)} bytes of data but its shape "
+                                      f"{list(shape)} needs {count * dtype.itemsize}: the model is corrupt.")
+            return np.frombuffer(raw, dtype=dtype, count=count).reshape(shape), et
+        tensor = _with_raw(tensor, raw)
     if tensor.data_location == TensorProto.EXTERNAL and et not in ("string",):
-        if et in ("f32", "f64", "f16", "i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64", "boolean"):
+        if et in _DIRECT:
             from mo.utils.types import np_dtype
             return _external_array(tensor, model_dir, np_dtype(et), shape), et
         if model_dir is None:
@@ -91,6 +105,14 @@ def tensor_to_array(tensor, model_dir: str | None = None) -> tuple[np.ndarray, s
     elif et in ("u4", "i4"):
         value = value.astype(np.uint8 if et == "u4" else np.int8)
     return value, et
+
+
+def _with_raw(tensor, raw):
+    from onnx import TensorProto
+    full = TensorProto()
+    full.CopyFrom(tensor)
+    full.raw_data = bytes(raw)
+    return full
 
 
 def type_proto_info(type_proto) -> tuple[str | None, tuple | None]:

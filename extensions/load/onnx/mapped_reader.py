@@ -1,0 +1,132 @@
+"""Reads an .onnx file without copying its weights.
+
+The file is memory-mapped; a walk over the protobuf wire format finds the main graph's
+initializers and the byte range of each one's ``raw_data``. Protobuf then parses a copy of the
+model *without* those payloads (small), and each initializer's value becomes a numpy view over
+the mapped file. The weights are thus held once (as file pages) instead of once in the parsed
+message and again as arrays.
+"""
+from __future__ import annotations
+
+import mmap
+
+from mo.errors import InputModelError
+
+_MODEL_GRAPH = 7
+_GRAPH_INITIALIZER = 5
+_TENSOR_RAW_DATA = 9
+
+
+class _Truncated(Exception):
+    pass
+
+
+def _varint(buf, pos: int, end: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        if pos >= end:
+            raise _Truncated()
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+        if shift > 63:
+            raise _Truncated()
+
+
+def _encode_varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _fields(buf, start: int, end: int):
+    """(field number, wire type, field start, payload start, payload end) of each field."""
+    pos = start
+    while pos < end:
+        field_start = pos
+        key, pos = _varint(buf, pos, end)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            _, pos2 = _varint(buf, pos, end)
+            payload = (pos, pos2)
+            pos = pos2
+        elif wire == 1:
+            payload = (pos, pos + 8)
+            pos += 8
+        elif wire == 2:
+            length, pos = _varint(buf, pos, end)
+            payload = (pos, pos + length)
+            pos += length
+        elif wire == 5:
+            payload = (pos, pos + 4)
+            pos += 4
+        else:
+            raise _Truncated()
+        if pos > end:
+            raise _Truncated()
+        yield number, wire, field_start, payload[0], payload[1]
+
+
+def _length_delimited(number: int, payload: bytes) -> bytes:
+    return _encode_varint((number << 3) | 2) + _encode_varint(len(payload)) + payload
+
+
+def _strip_tensor(buf, start: int, end: int) -> tuple[bytes, tuple[int, int] | None]:
+    """TensorProto bytes without raw_data, and the (start, end) of raw_data in ``buf``."""
+    parts = []
+    raw = None
+    for number, wire, field_start, p0, p1 in _fields(buf, start, end):
+        if number == _TENSOR_RAW_DATA and wire == 2:
+            raw = (p0, p1)
+        else:
+            parts.append(bytes(buf[field_start:p1]))
+    return b"".join(parts), raw
+
+
+def read_mapped(path: str):
+    """(ModelProto whose main-graph initializers carry no raw_data, list of numpy-ready raw byte
+    ranges as memoryviews in initializer order, the mmap)."""
+    from onnx import ModelProto
+
+    with open(path, "rb") as f:
+        try:
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:   # empty file
+            raise InputModelError(f"'{path}' is empty: it is not an ONNX model.") from None
+    view = memoryview(mapped)
+    size = len(mapped)
+    try:
+        model_parts = []
+        raws: list[memoryview | None] = []
+        for number, wire, field_start, p0, p1 in _fields(view, 0, size):
+            if number == _MODEL_GRAPH and wire == 2:
+                graph_parts = []
+                for g_number, g_wire, g_start, g0, g1 in _fields(view, p0, p1):
+                    if g_number == _GRAPH_INITIALIZER and g_wire == 2:
+                        header, raw = _strip_tensor(view, g0, g1)
+                        graph_parts.append(_length_delimited(_GRAPH_INITIALIZER, header))
+                        raws.append(None if raw is None else view[raw[0]:raw[1]])
+                    else:
+                        graph_parts.append(bytes(view[g_start:g1]))
+                model_parts.append(_length_delimited(_MODEL_GRAPH, b"".join(graph_parts)))
+            else:
+                model_parts.append(bytes(view[field_start:p1]))
+    except _Truncated:
+        raise InputModelError(f"'{path}' is not a readable ONNX model: the file is truncated, corrupt or of "
+                              f"another format.") from None
+    model = ModelProto()
+    try:
+        model.ParseFromString(b"".join(model_parts))
+    except Exception as e:
+        raise InputModelError(f"'{path}' is not a readable ONNX model: the file is truncated, corrupt or of "
+                              f"another format ({type(e).__name__}: {e}).") from None
+    return model, raws, mapped

@@ -1,0 +1,92 @@
+"""Normalizations: BatchNormInference, MVN, NormalizeL2, LRN, GroupNormalization."""
+from __future__ import annotations
+
+import numpy as np
+
+from mo.ops.op import Op
+from mo.utils.shape import normalize_axes
+
+
+def _axes(node, rank: int, port: int = 1) -> tuple[int, ...]:
+    return tuple(sorted(set(normalize_axes(np.atleast_1d(node.in_value(port)).tolist(), rank))))
+
+
+def channel_shape(x: np.ndarray) -> tuple[int, ...]:
+    """Shape that broadcasts a per-channel vector over [N, C, spatial...]."""
+    return (-1,) + (1,) * (x.ndim - 2)
+
+
+class BatchNormInference(Op):
+    """(x - mean) / sqrt(variance + epsilon) * gamma + beta per channel (axis 1); inputs data,
+    gamma, beta, mean, variance."""
+
+    op = "BatchNormInference"
+    version = "opset5"
+    defaults = {"epsilon": 1e-5}
+    ir_attrs = ("epsilon",)
+
+    @classmethod
+    def evaluate(cls, node, x, gamma, beta, mean, variance):
+        shape = channel_shape(x)
+        scale = gamma.reshape(shape) / np.sqrt(variance.reshape(shape) + node.epsilon)
+        return (x - mean.reshape(shape)) * scale + beta.reshape(shape)
+
+
+class MVN(Op):
+    """Mean (and variance) normalization over the axes of input 1; ``eps_mode`` puts epsilon
+    inside or outside the square root."""
+
+    op = "MVN"
+    version = "opset6"
+    defaults = {"eps": 1e-9, "normalize_variance": True, "eps_mode": "inside_sqrt"}
+    ir_attrs = ("eps", "normalize_variance", "eps_mode")
+
+    @classmethod
+    def evaluate(cls, node, x, axes):
+        axes = _axes(node, x.ndim)
+        centered = x - np.mean(x, axis=axes, keepdims=True)
+        if not node.normalize_variance:
+            return centered
+        variance = np.mean(centered * centered, axis=axes, keepdims=True)
+        if node.eps_mode == "inside_sqrt":
+            return centered / np.sqrt(variance + node.eps)
+        return centered / (np.sqrt(variance) + node.eps)
+
+
+class NormalizeL2(Op):
+    """x / sqrt(sum(x^2) over the axes of input 1 (+ or max with ``eps``))."""
+
+    op = "NormalizeL2"
+    defaults = {"eps": 1e-10, "eps_mode": "add"}
+    ir_attrs = ("eps", "eps_mode")
+
+    @classmethod
+    def evaluate(cls, node, x, axes):
+        total = np.sum(x * x, axis=_axes(node, x.ndim), keepdims=True)
+        total = total + node.eps if node.eps_mode == "add" else np.maximum(total, node.eps)
+        return x / np.sqrt(total)
+
+
+class LRN(Op):
+    """Local response normalization over a window of ``size`` along the axes of input 1."""
+
+    op = "LRN"
+    defaults = {"alpha": 1e-4, "beta": 0.75, "bias": 1.0, "size": 1}
+    ir_attrs = ("alpha", "beta", "bias", "size")
+
+
+class GroupNormalization(Op):
+    """Normalization over groups of channels; inputs data [N, C, ...], scale [C], bias [C]."""
+
+    op = "GroupNormalization"
+    version = "opset12"
+    defaults = {"num_groups": 1, "epsilon": 1e-5}
+    ir_attrs = ("num_groups", "epsilon")
+
+    @classmethod
+    def evaluate(cls, node, x, scale, bias):
+        grouped = x.reshape(x.shape[0], node.num_groups, -1)
+        mean = grouped.mean(axis=2, keepdims=True)
+        variance = grouped.var(axis=2, keepdims=True)
+        normalized = ((grouped - mean) / np.sqrt(variance + node.epsilon)).reshape(x.shape)
+        return normalized * scale.reshape(channel_shape(x)) + bias.reshape(channel_shape(x))

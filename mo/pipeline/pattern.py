@@ -1,0 +1,181 @@
+"""Readable pattern rewrites: a pattern and its replacement, written in op vocabulary.
+
+    class SwishFusion(PatternRewrite):
+        def pattern(self, p):
+            x = p.var("x")
+            return p.Multiply(x, p.Sigmoid(x))
+        def replacement(self, b, m):
+            return b.Swish(m["x"])
+
+``pattern(p)`` builds a small expression: ``p.var(name)`` matches any tensor (the same name must
+bind the same tensor everywhere), ``p.const(name)`` matches a tensor with a known value (its
+numpy value is bound), ``p.<Op>(...)`` matches a node of that op (keyword arguments must equal the
+node's attributes). ``Add``, ``Multiply``, ``Maximum``, ``Minimum`` and the logical/equality ops
+match their inputs in either order. The search is indexed by the pattern's root op type; the
+inner nodes of a match may have no consumers outside the match. ``condition(m)`` can reject a
+match (e.g. check constant values) and ``replacement(b, m)`` builds the new output with an
+OpBuilder; the root's consumers and tensor names move to it. Runs in the middle phase (shapes and
+constant values known) unless ``phase`` says otherwise.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
+from mo.pipeline.transform import Transform
+
+COMMUTATIVE = frozenset({"Add", "Multiply", "Maximum", "Minimum", "Equal", "NotEqual", "LogicalAnd",
+                         "LogicalOr", "LogicalXor"})
+
+
+class PatternNode:
+    """One node of a pattern: an op with inputs, a variable, or a constant."""
+
+    def __init__(self, kind: str, name: str | None = None, op: str | None = None,
+                 inputs: tuple = (), attrs: dict | None = None, output: int = 0):
+        self.kind = kind          # "op", "var", "const"
+        self.name = name
+        self.op = op
+        self.inputs = inputs
+        self.attrs = attrs or {}
+        self.output = output
+
+    def __repr__(self) -> str:
+        if self.kind == "op":
+            return f"{self.op}({', '.join(map(repr, self.inputs))})"
+        return f"{self.kind}:{self.name}"
+
+
+class PatternBuilder:
+    """Builds PatternNodes: ``p.var('x')``, ``p.const('c')``, ``p.Op(inputs..., attr=value)``."""
+
+    def var(self, name: str) -> PatternNode:
+        return PatternNode("var", name)
+
+    def const(self, name: str) -> PatternNode:
+        return PatternNode("const", name)
+
+    def op(self, op: str, *inputs: PatternNode, _output: int = 0, **attrs) -> PatternNode:
+        return PatternNode("op", op=op, inputs=inputs, attrs=attrs, output=_output)
+
+    def __getattr__(self, op: str):
+        if op.startswith("_"):
+            raise AttributeError(op)
+        return lambda *inputs, **attrs: self.op(op, *inputs, **attrs)
+
+
+class Match(dict):
+    """Bindings of a match: variable name -> output Port, constant name -> numpy value;
+    ``nodes`` are the matched op nodes, ``root`` the node whose output the pattern computes."""
+
+    def __init__(self):
+        super().__init__()
+        self.nodes: list = []
+        self.root = None
+        self.ports: dict[str, Port] = {}
+
+
+def _attrs_equal(actual: Any, expected: Any) -> bool:
+    if isinstance(expected, (list, tuple, np.ndarray)) or isinstance(actual, (list, tuple, np.ndarray)):
+        return actual is not None and np.array_equal(np.asarray(actual), np.asarray(expected))
+    return actual == expected
+
+
+def _match(pn: PatternNode, port: Port, m: Match) -> bool:
+    """Match pattern node ``pn`` against the tensor at output ``port``; extends ``m``."""
+    if pn.kind == "var":
+        bound = m.ports.get(pn.name)
+        if bound is not None:
+            return bound == port
+        m.ports[pn.name] = port
+        m[pn.name] = port
+        return True
+    if pn.kind == "const":
+        value = port.data.get_value()
+        if value is None:
+            return False
+        if pn.name in m and not np.array_equal(m[pn.name], value):
+            return False
+        m[pn.name] = value
+        m.ports[pn.name] = port
+        return True
+    node = port.node
+    if node.op != pn.op or port.idx != pn.output:
+        return False
+    for key, value in pn.attrs.items():
+        if not _attrs_equal(node.get(key), value):
+            return False
+    sources = [node.in_port(i).get_source() for i in range(len(pn.inputs))]
+    if len(node.in_ports()) != len(pn.inputs) or any(s is None for s in sources):
+        return False
+    orders = [list(range(len(pn.inputs)))]
+    if pn.op in COMMUTATIVE and len(pn.inputs) == 2:
+        orders.append([1, 0])
+    for order in orders:
+        trial = Match()
+        trial.update(m)
+        trial.ports = dict(m.ports)
+        trial.nodes = list(m.nodes)
+        if all(_match(pn.inputs[j], sources[order[j]], trial) for j in range(len(pn.inputs))):
+            m.update(trial)
+            m.ports = trial.ports
+            m.nodes = trial.nodes + [node]
+            return True
+    return False
+
+
+def match_at(pattern: PatternNode, port: Port) -> Match | None:
+    """Match ``pattern`` with its root at ``port``; None when it does not match."""
+    m = Match()
+    if not _match(pattern, port, m):
+        return None
+    m.root = port.node
+    return m
+
+
+def _self_contained(m: Match) -> bool:
+    """Inner nodes of the match feed only matched nodes."""
+    inside = {n.id for n in m.nodes}
+    for node in m.nodes:
+        if node.id == m.root.id:
+            continue
+        for port in node.out_ports().values():
+            if any(d.node.id not in inside for d in port.get_destinations()):
+                return False
+    return True
+
+
+class PatternRewrite(Transform):
+    """A rewrite given as ``pattern(p)`` + ``replacement(b, m)`` (+ optional ``condition(m)``)."""
+
+    abstract = True
+    phase = "middle"
+
+    def pattern(self, p: PatternBuilder) -> PatternNode | list[PatternNode]:
+        raise NotImplementedError
+
+    def condition(self, m: Match) -> bool:
+        return True
+
+    def replacement(self, b: OpBuilder, m: Match) -> Port:
+        raise NotImplementedError
+
+    def find_and_replace_pattern(self, graph) -> None:
+        patterns = self.pattern(PatternBuilder())
+        if isinstance(patterns, PatternNode):
+            patterns = [patterns]
+        for pattern in patterns:
+            for node in graph.nodes_by_op(pattern.op):
+                if node.id not in graph:
+                    continue
+                m = match_at(pattern, node.out_port(pattern.output))
+                if m is None or not _self_contained(m) or not self.condition(m):
+                    continue
+                new = self.replacement(OpBuilder(graph, node.name), m)
+                node.out_port(pattern.output).get_connection().set_source(new)
+                for matched in reversed(m.nodes):   # root first, then its inputs
+                    if matched.id in graph and not any(p.is_connected() for p in matched.out_ports().values()):
+                        graph.remove_node(matched.id)

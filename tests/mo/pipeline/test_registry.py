@@ -1,0 +1,71 @@
+"""Registry: discovery, deterministic transform order with anchors, user overrides, no shared state."""
+import textwrap
+
+import pytest
+
+from mo.errors import ExtensionError
+from mo.registry import Registry
+
+
+def test_builtin_contents():
+    reg = Registry.build()
+    assert reg.op("Convolution").version == "opset1"
+    assert reg.extractor("onnx", "Conv") is not None
+    assert "onnx" in reg.loaders
+
+
+def test_transform_order_is_deterministic_and_anchored():
+    first = [t.name() for t in Registry.build().transforms("front", "onnx")]
+    second = [t.name() for t in Registry.build().transforms("front", "onnx")]
+    assert first == second
+    assert first[0] == "FrontStart" and first[-1] == "FrontFinish"
+
+
+def _write(folder, rel, text):
+    path = folder / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+
+
+def test_user_extension_overrides_and_is_not_shared(tmp_path):
+    _write(tmp_path, "ops/relu.py", """
+        from mo.ops.op import Op
+        class MyReLU(Op):
+            op = "ReLU"
+            version = "opset1"
+    """)
+    _write(tmp_path, "front/my_pass.py", """
+        from mo.pipeline.transform import Transform
+        class MyPass(Transform):
+            phase = "front"
+            def find_and_replace_pattern(self, graph):
+                pass
+    """)
+    with_ext = Registry.build([str(tmp_path)])
+    assert with_ext.op("ReLU").__name__ == "MyReLU"
+    assert "MyPass" in [t.name() for t in with_ext.transforms("front", "onnx")]
+    plain = Registry.build()
+    assert plain.op("ReLU").__name__ == "ReLU"
+    assert "MyPass" not in [t.name() for t in plain.transforms("front", "onnx")]
+
+
+def test_cycle_in_user_transforms_names_classes(tmp_path):
+    _write(tmp_path, "front/cyc.py", """
+        from mo.pipeline.transform import Transform
+        class A(Transform):
+            phase = "front"
+            def run_after(self):
+                return [B]
+        class B(Transform):
+            phase = "front"
+            def run_after(self):
+                return [A]
+    """)
+    with pytest.raises(ExtensionError, match="cycle.*cyc.py"):
+        Registry.build([str(tmp_path)]).transforms("front", "onnx")
+
+
+def test_broken_user_module_names_file(tmp_path):
+    _write(tmp_path, "front/broken.py", "import does_not_exist_module\n")
+    with pytest.raises(ExtensionError, match="broken.py"):
+        Registry.build([str(tmp_path)])
