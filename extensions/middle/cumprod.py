@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 from mo.utils.shape import normalize_axis
 from mo.utils.types import is_int, np_dtype
 
 INT64_MIN = np.iinfo(np.int64).min
 
 
-class CumProdToMultiplyScan(ReplaceOp):
+class CumProdToMultiplyScan(MiddleReplaceOp):
     """CumProd along an axis of static length n -> ceil(log2 n) steps y = y * shift(y, s) for
     s = 1, 2, 4, ... where shift moves y by s along the axis and fills with ones (Slice + Pad).
     Exact for integers; ``exclusive`` shifts the input by one first, ``reverse`` works on the
     input reversed along the axis."""
 
-    phase = "middle"
     op = "onnx::CumProd"
 
     def replace_op(self, graph, node):

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 
 INT64_MAX = np.iinfo(np.int64).max
 
@@ -58,10 +58,9 @@ def wrap_pad_dynamic(b: OpBuilder, x, begin, end, rank: int) -> object:
     return x
 
 
-class PadAxesToOpset(ReplaceOp):
+class PadAxesToOpset(MiddleReplaceOp):
     """ONNX Pad with ``axes`` -> Pad-12 with pads for every dim; ``wrap`` -> Slice/Concat."""
 
-    phase = "middle"
     op = "onnx::Pad"
 
     def replace_op(self, graph, node):
@@ -80,12 +79,11 @@ class PadAxesToOpset(ReplaceOp):
         return [b.Pad(x, begin, end, *([value] if value is not None else []), pad_mode=node.mode, name=node.name)]
 
 
-class CenterCropPadToOpset(ReplaceOp):
+class CenterCropPadToOpset(MiddleReplaceOp):
     """CenterCropPad -> Slice of the centred crop, then Pad-12 with zeros to the target sizes:
     per axis, crop start (dim - size) // 2 where the dim is larger, pad begin (size - dim) // 2
     where it is smaller."""
 
-    phase = "middle"
     op = "onnx::CenterCropPad"
 
     def replace_op(self, graph, node):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.ops.onnx_tensor_internal import OnnxResize
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 
 
 def aspect_sizes(b: OpBuilder, x, sizes, axes: np.ndarray, policy: str):
@@ -74,11 +74,10 @@ def coordinate_mode(node, shape, axes, by_sizes: bool, scales: np.ndarray | None
     return "half_pixel" if mode == "half_pixel_symmetric" else mode
 
 
-class ResizeToInterpolate(ReplaceOp):
+class ResizeToInterpolate(MiddleReplaceOp):
     """ONNX Resize / Upsample -> Interpolate-11 over ``axes`` (all dims by default) by the sizes
     input if there is one, else by the scales."""
 
-    phase = "middle"
     op = "onnx::Resize"
 
     def replace_op(self, graph, node):
