@@ -1,0 +1,41 @@
+"""infer of the ONNX tensor ops that wait for the middle phase: Split with num_outputs, Pad with
+axes, Resize and CenterCropPad."""
+import numpy as np
+
+from extensions.ops.onnx_tensor_internal import split_lengths
+from tests.utils.graphs import infer_op
+
+
+def test_split_lengths_last_part_smaller():
+    assert split_lengths(8, 3) == [3, 3, 2]
+    assert split_lengths(2, 3) == [1, 1, 0]
+
+
+def test_onnx_split_shapes():
+    parts = infer_op("onnx::Split", ((2, 7), "f32"), axis=1, num_outputs=3)
+    assert [p.data.get_shape() for p in parts] == [(2, 3), (2, 3), (2, 1)]
+    parts = infer_op("onnx::Split", ((-1, 7), "f32"), axis=0, num_outputs=2)
+    assert [p.data.get_shape() for p in parts] == [(-1, 7), (-1, 7)]
+
+
+def test_onnx_pad_with_axes():
+    (out,) = infer_op("onnx::Pad", ((1, 3, 4), "f32"), np.array([1, 2, 0, 3]), None, np.array([-1, 0]), mode="constant")
+    assert out.data.get_shape() == (6, 3, 5)
+    (out,) = infer_op("onnx::Pad", ((1, 3, 4), "f32"), ((6,), "i64"), mode="wrap")
+    assert out.data.get_shape() == (-1, -1, -1)
+
+
+def test_onnx_resize_shapes():
+    attrs = {"scales_port": 2, "sizes_port": 3, "axes": None, "keep_aspect_ratio_policy": "stretch"}
+    (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, np.array([1, 1, 0.5, 1.5], np.float32), **attrs)
+    assert out.data.get_shape() == (1, 3, 2, 9)
+    attrs.update(axes=[2, 3], keep_aspect_ratio_policy="not_larger")
+    (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, None, np.array([2, 9]), **attrs)
+    assert out.data.get_shape() == (1, 3, 2, 3)
+    (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, None, ((2,), "i64"), **attrs)
+    assert out.data.get_shape() == (1, 3, -1, -1)
+
+
+def test_onnx_center_crop_pad():
+    (out,) = infer_op("onnx::CenterCropPad", ((5, 6, 3), "f32"), np.array([4, 8]), axes=[0, -2])
+    assert out.data.get_shape() == (4, 8, 3)
