@@ -4,8 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
-from extensions.middle.lowering import MiddleReplaceOp
-from mo.errors import GraphError
+from extensions.middle.lowering import MiddleReplaceOp, known_shape
 from mo.graph.builder import OpBuilder
 
 INT64_MAX = np.iinfo(np.int64).max
@@ -65,9 +64,7 @@ class PadAxesToOpset(MiddleReplaceOp):
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        rank = x.data.get_rank()
-        if rank is None:
-            raise GraphError(f"Pad '{node.name}' with axes or wrap mode needs an input of known rank")
+        rank = len(known_shape(node))
         b = OpBuilder(graph, node.name)
         begin, end = full_pads(b, node, rank)
         if node.mode == "wrap":
@@ -88,9 +85,7 @@ class CenterCropPadToOpset(MiddleReplaceOp):
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        rank = x.data.get_rank()
-        if rank is None:
-            raise GraphError(f"CenterCropPad '{node.name}' needs an input of known rank")
+        rank = len(known_shape(node))
         axes = node.axes if node.axes is not None else list(range(rank))
         axes = np.array([a % rank for a in axes], np.int64)
         b = OpBuilder(graph, node.name)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.lowering import MiddleReplaceOp, known_shape
 from extensions.ops.onnx_tensor_internal import OnnxResize
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
@@ -82,9 +82,7 @@ class ResizeToInterpolate(MiddleReplaceOp):
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        shape = x.data.get_shape()
-        if shape is None:
-            raise GraphError(f"Resize '{node.name}' needs an input of known rank")
+        shape = known_shape(node)
         if node.exclude_outside and node.mode == "cubic":
             raise GraphError(f"Resize '{node.name}': exclude_outside has no OpenVINO Interpolate equivalent")
         if node.antialias and node.mode != "nearest" and may_downsample(node, shape):

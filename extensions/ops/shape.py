@@ -8,15 +8,21 @@ from mo.ops.op import Op
 from mo.utils.shape import DYN, broadcast_shapes, dim_product, is_static, normalize_axis
 
 
-class ShapeOf(Op):
-    op = "ShapeOf"
-    version = "opset3"
+class OutputTypedOp(Op):
+    """Base of ops whose (first) output has the element type of the ``output_type`` attribute."""
+
+    abstract = True
     defaults = {"output_type": "i64"}
     ir_attrs = ("output_type",)
 
     @classmethod
     def type_infer(cls, node):
         node.out_port(0).data.set_dtype(node.output_type)
+
+
+class ShapeOf(OutputTypedOp):
+    op = "ShapeOf"
+    version = "opset3"
 
     @classmethod
     def infer(cls, node):
@@ -367,13 +373,11 @@ class VariadicSplit(Op):
         return [tuple(s if i == axis else d for i, d in enumerate(shape)) for s in sizes]
 
 
-class Range(Op):
+class Range(OutputTypedOp):
     """start, stop, step inputs -> 1-D sequence of ``output_type`` (None: the type of start)."""
 
     op = "Range"
     version = "opset4"
-    defaults = {"output_type": "i64"}
-    ir_attrs = ("output_type",)
 
     @classmethod
     def type_infer(cls, node):
