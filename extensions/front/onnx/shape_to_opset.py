@@ -45,14 +45,18 @@ class SizeToOpset(ReplaceOp):
 
 
 class FlattenToReshape(ReplaceOp):
-    """Flatten(axis) -> Reshape to [prod(dims[:axis]), prod(dims[axis:])], computed from ShapeOf
-    so dynamic dims stay dynamic (a negative axis counts from the end)."""
+    """Flatten(axis) -> Reshape to [prod(dims[:axis]), prod(dims[axis:])]: [1, -1] for axis 0,
+    [0, -1] (special zero) for axis 1, otherwise computed from ShapeOf so dynamic dims stay
+    dynamic (a negative axis counts from the end)."""
 
     op = "onnx::Flatten"
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         x = node.in_port(0).get_source()
+        if node.axis in (0, 1):
+            target = i64(1, -1) if node.axis == 0 else i64(0, -1)
+            return [b.Reshape(x, target, special_zero=True, name=node.name)]
         shape = b.ShapeOf(x, output_type="i64")
         outer = b.ReduceProd(dims_slice(b, shape, 0, node.axis), i64(0), keep_dims=True)
         inner = b.ReduceProd(dims_slice(b, shape, node.axis), i64(0), keep_dims=True)

@@ -15,8 +15,8 @@ def scalar(b: OpBuilder, port):
 
 
 class TopKToOpset(ReplaceOp):
-    """ONNX TopK -> TopK-11 with a scalar k, i64 indices and ``stable`` (ONNX puts the lower
-    index first among equal values)."""
+    """ONNX TopK -> TopK-11 with a scalar k, i64 indices and, when sorted, ``stable`` (ONNX puts
+    the lower index first among equal values); unsorted results may come in any order."""
 
     op = "onnx::TopK"
 
@@ -25,7 +25,7 @@ class TopKToOpset(ReplaceOp):
         values, indices = b.TopK(node.in_port(0).get_source(), scalar(b, node.in_port(1).get_source()),
                                  axis=node.axis, mode="max" if node.largest else "min",
                                  sort="value" if node.sorted else "none", index_element_type="i64",
-                                 stable=True, name=node.name)
+                                 stable=node.sorted, name=node.name)
         return [values, indices]
 
 
