@@ -378,6 +378,8 @@ class Range(OutputTypedOp):
 
     op = "Range"
     version = "opset4"
+    # The length is ceil((stop - start) / step): float16 bounds would change it.
+    precision_sensitive_inputs = (0, 1, 2)
 
     @classmethod
     def type_infer(cls, node):

@@ -115,3 +115,10 @@ def test_upsample_and_resize_10(compare):
 def test_onehot_float_indices_and_depth(compare):
     compare("OneHot", {"i": np.array([[0, 2], [-1, 1]], np.float32)},
             {"depth": np.array([3], np.float32), "values": np.array([-1, 5], np.float32)}, axis=0)
+
+
+def test_resize_constant_scales_are_not_compressed_to_f16(compare):
+    """0.1 in float16 is 0.09998: floor(10 * scale) would lose the only output row."""
+    x = rng.normal(size=(1, 1, 10, 10)).astype(np.float32)
+    compare("Resize", {"x": x}, {"roi": np.zeros(0, np.float32), "scales": np.array([1, 1, 0.1, 0.7], np.float32)},
+            mode="nearest")
