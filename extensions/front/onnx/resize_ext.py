@@ -31,6 +31,7 @@ class ResizeExtractor(OnnxExtractor):
         attrs = {"mode": MODES[mode], "axes": cls.ints(node, "axes"), "antialias": bool(cls.attr(node, "antialias", 0)),
                  "cube_coeff": float(cls.attr(node, "cubic_coeff_a", -0.75)),
                  "exclude_outside": bool(cls.attr(node, "exclude_outside", 0)),
+                 "extrapolation_value": float(cls.attr(node, "extrapolation_value", 0.0)),
                  "keep_aspect_ratio_policy": _choice(cls.attr(node, "keep_aspect_ratio_policy", "stretch"),
                                                      POLICIES, "keep_aspect_ratio_policy")}
         if node.fw_op == "Upsample" or node.opset < 11:

@@ -23,9 +23,10 @@ X = rng.normal(size=(2, 3, 4)).astype(np.float32)
 @pytest.fixture
 def compare(tmp_path):
     """compare(op, {input: array}, initializers={name: array or None}, outputs=n, opset=..,
-    dynamic=.., **attrs): onnxruntime and OpenVINO agree on a one-node model (None initializers are
-    empty optional inputs; ``dynamic`` makes every input dim symbolic)."""
-    def run(op_type, inputs, initializers=None, outputs=1, opset=21, dynamic=False, **attrs):
+    dynamic=.., rtol=.., atol=.., **attrs): onnxruntime and OpenVINO agree on a one-node model (None
+    initializers are empty optional inputs; ``dynamic`` makes every input dim symbolic)."""
+    def run(op_type, inputs, initializers=None, outputs=1, opset=21, dynamic=False, rtol=1e-4, atol=1e-5,
+            **attrs):
         initializers = initializers or {}
         names = list(inputs) + [("" if v is None else k) for k, v in initializers.items()]
         out_names = [f"y{i}" for i in range(outputs)]
@@ -40,7 +41,7 @@ def compare(tmp_path):
         path = tmp_path / "m.onnx"
         onnx.save(model, path)
         ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m")
-        assert_close(run_ir(ir.xml, list(inputs.values())), expected, rtol=1e-4, atol=1e-5)
+        assert_close(run_ir(ir.xml, list(inputs.values())), expected, rtol=rtol, atol=atol)
         return ir
     return run
 
@@ -122,3 +123,25 @@ def test_resize_constant_scales_are_not_compressed_to_f16(compare):
     x = rng.normal(size=(1, 1, 10, 10)).astype(np.float32)
     compare("Resize", {"x": x}, {"roi": np.zeros(0, np.float32), "scales": np.array([1, 1, 0.1, 0.7], np.float32)},
             mode="nearest")
+
+
+IMAGE = rng.normal(size=(1, 2, 9, 11)).astype(np.float32)
+EMPTY = np.zeros(0, np.float32)
+
+
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+def test_resize_antialias_by_the_resampler(compare, mode):
+    """Folded resampling weights are stored as float16 (--compress_to_fp16): tolerance 1e-3."""
+    compare("Resize", {"x": IMAGE}, {"roi": EMPTY, "scales": np.array([1, 1, 0.45, 0.6], np.float32)}, mode=mode,
+            antialias=1, opset=18, rtol=1e-3, atol=1e-3)
+    compare("Resize", {"x": IMAGE}, {"roi": None, "scales": None, "sizes": np.array([4, 5], np.int64)}, mode=mode,
+            antialias=1, axes=[2, 3], opset=18, dynamic=True, rtol=1e-3, atol=1e-3)
+
+
+def test_resize_exclude_outside_and_crop_by_the_resampler(compare):
+    compare("Resize", {"x": IMAGE}, {"roi": EMPTY, "scales": np.array([1, 1, 0.45, 1.6], np.float32)}, mode="cubic",
+            exclude_outside=1, cubic_coeff_a=-0.5, rtol=1e-3, atol=1e-3)
+    compare("Resize", {"x": IMAGE}, {"roi": np.array([0.2, 0.1, 0.9, 1.3], np.float32), "scales": None,
+                                     "sizes": np.array([4, 7], np.int64)},
+            mode="linear", axes=[2, 3], coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.0,
+            opset=18, rtol=1e-3, atol=1e-3)
