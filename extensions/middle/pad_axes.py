@@ -6,6 +6,8 @@ import numpy as np
 from extensions.front.onnx.pad_to_opset import pad_value
 from extensions.middle.lowering import MiddleReplaceOp, known_shape
 from mo.graph.builder import OpBuilder
+from mo.graph.node import Node
+from mo.graph.port import Port
 
 INT64_MAX = np.iinfo(np.int64).max
 
@@ -14,7 +16,7 @@ def i64(*values) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def full_pads(b: OpBuilder, node, rank: int):
+def full_pads(b: OpBuilder, node: Node, rank: int) -> tuple[Port, Port]:
     """(begins, ends) for every dim: ONNX pads [begins..., ends...] scattered to ``axes``
     (normalised modulo the rank), zeros elsewhere; folds to constants when the inputs are."""
     begin, end = b.Split(node.in_port(1).get_source(), np.int64(0), num_splits=2)
@@ -30,7 +32,7 @@ def _slice(b: OpBuilder, x, start, stop, axis: int):
     return b.Slice(x, start, stop, np.ones(1, np.int64), i64(axis))
 
 
-def wrap_pad_static(b: OpBuilder, x, begin, end) -> object:
+def wrap_pad_static(b: OpBuilder, x: Port, begin: np.ndarray, end: np.ndarray) -> Port:
     """Wrap padding with known pads, axis by axis: Concat(x[-lo:], x, x[:hi]); negative pads crop."""
     for axis, (lo, hi) in enumerate(zip(begin.tolist(), end.tolist())):
         if lo < 0 or hi < 0:
@@ -42,7 +44,7 @@ def wrap_pad_static(b: OpBuilder, x, begin, end) -> object:
     return x
 
 
-def wrap_pad_dynamic(b: OpBuilder, x, begin, end, rank: int) -> object:
+def wrap_pad_dynamic(b: OpBuilder, x: Port, begin: Port, end: Port, rank: int) -> Port:
     """Wrap padding with pads computed at run time: per axis, crop by the negative parts, then
     Concat(x[dim - lo:], x, x[:hi])."""
     zero = i64(0)

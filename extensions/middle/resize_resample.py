@@ -16,13 +16,15 @@ import numpy as np
 
 from extensions.ops.onnx_tensor_internal import OnnxResize
 from mo.graph.builder import OpBuilder
+from mo.graph.node import Node
+from mo.graph.port import Port
 
 
 def f32(value) -> np.ndarray:
     return np.array(value, np.float32)
 
 
-def axis_dims(b: OpBuilder, x, shape, axes: np.ndarray):
+def axis_dims(b: OpBuilder, x: Port, shape: tuple, axes: np.ndarray) -> Port | np.ndarray:
     """The input dims of the resized axes as f32: a constant when static."""
     if all(shape[a] >= 0 for a in axes):
         return f32([shape[a] for a in axes])
@@ -38,7 +40,7 @@ class AxisResampler:
         self.dim, self.scale, self.out_size, self.count = dim, scale, out_size, count
 
     # ------------------------------------------------------------------ coordinates
-    def coordinates(self, roi):
+    def coordinates(self, roi: tuple | None) -> Port:
         """Input coordinate of every output index, as ONNX's coordinate_transformation_mode says."""
         b, s, mode = self.b, self.scale, self.node.coordinate_transformation_mode
         y = b.Convert(b.Range(np.int64(0), self.count, np.int64(1), output_type="i64"), destination_type="f32")
@@ -83,7 +85,7 @@ class AxisResampler:
     def reach(self) -> int:
         return 1 if self.node.mode == "linear_onnx" else 2
 
-    def kernel(self, t):
+    def kernel(self, t: Port) -> Port:
         return self.triangle(t) if self.node.mode == "linear_onnx" else self.cubic(t)
 
     def antialias_scale(self) -> float | None:
@@ -94,11 +96,11 @@ class AxisResampler:
         value = self.scale.data.get_value() if not isinstance(self.scale, np.ndarray) else self.scale
         return None if value is None else min(float(value), 1.0)
 
-    def triangle(self, t):
+    def triangle(self, t: Port) -> Port:
         b = self.b
         return b.Maximum(b.Subtract(f32(1), b.Abs(t)), f32(0))
 
-    def cubic(self, t):
+    def cubic(self, t: Port) -> Port:
         """Keys' cubic convolution kernel with coefficient A = cube_coeff, zero beyond |t| = 2."""
         b, a = self.b, self.node.cube_coeff
         t = b.Abs(t)
@@ -110,7 +112,7 @@ class AxisResampler:
         return b.Select(b.LessEqual(t, f32(1)), inner, b.Select(b.Less(t, f32(2)), outer, f32(0)))
 
     # ------------------------------------------------------------------ the axis
-    def resample(self, x, roi=None):
+    def resample(self, x: Port, roi: tuple | None = None) -> Port:
         """x resampled along the axis (``roi``: start and end of tf_crop_and_resize)."""
         b, node = self.b, self.node
         coords = self.coordinates(roi)
@@ -125,7 +127,7 @@ class AxisResampler:
             result = b.Select(outside, b.ConvertLike(f32(node.extrapolation_value), x), result)
         return result
 
-    def resample_taps(self, x, coords):
+    def resample_taps(self, x: Port, coords: Port) -> Port:
         """Sum over the mode's taps of Gather(x, clamped base + k) * weight."""
         b, node = self.b, self.node
         base = b.Subtract(b.Ceiling(coords), f32(1))
@@ -151,7 +153,7 @@ class AxisResampler:
             result = part if result is None else b.Add(result, part)
         return result
 
-    def resample_dense(self, x, coords):
+    def resample_dense(self, x: Port, coords: Port) -> Port:
         """Antialias with a scale known only at run time (the number of taps is not known): a
         weight matrix [out, dim] from the kernel at every input index i in [-P, dim + P) (P covers
         the widest kernel, scale >= 1 / dim), normalised, with the indices outside the input
@@ -180,7 +182,8 @@ class AxisResampler:
         return b.Transpose(b.MatMul(moved, matrix, transpose_a=False, transpose_b=True), order)
 
 
-def resample(b: OpBuilder, node, x, shape, axes: np.ndarray, sizes=None, scales=None):
+def resample(b: OpBuilder, node: Node, x: Port, shape: tuple, axes: np.ndarray, sizes: Port | None = None,
+             scales: Port | None = None) -> Port:
     """The Resize of ``x`` over ``axes`` to integer ``sizes`` and/or by float ``scales`` (ports
     or arrays, one per axis; a missing one follows from the other), exactly as the ONNX
     reference computes it."""

@@ -9,9 +9,10 @@ from extensions.middle.resize_resample import axis_dims, needs_resampler, resamp
 from extensions.ops.onnx_tensor_internal import OnnxResize
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 
 
-def aspect_scale(b: OpBuilder, sizes, dims, policy: str):
+def aspect_scale(b: OpBuilder, sizes: Port, dims: Port | np.ndarray, policy: str) -> Port:
     """The one scale of keep_aspect_ratio_policy not_larger / not_smaller: the min / max of
     sizes / dims over the axes (shape [1])."""
     ratios = b.Divide(b.Convert(sizes, destination_type="f32"), dims)
@@ -19,7 +20,7 @@ def aspect_scale(b: OpBuilder, sizes, dims, policy: str):
     return b.op(reduce, ratios, np.array([0], np.int64), keep_dims=True)
 
 
-def aspect_sizes(b: OpBuilder, scale, dims):
+def aspect_sizes(b: OpBuilder, scale: Port, dims: Port | np.ndarray) -> Port:
     """round_half_up(scale * dims) as i64 sizes."""
     return b.Convert(b.Floor(b.Add(b.Multiply(scale, dims), np.float32(0.5))), destination_type="i64")
 

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from mo.graph.port import Port
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axes, normalize_axis
@@ -168,7 +169,7 @@ class OnnxResize(Op):
     type = None
 
     @classmethod
-    def target(cls, node, key: str):
+    def target(cls, node, key: str) -> Port | None:
         """The output port feeding the scales or sizes, or None when absent or empty."""
         port = node.get(key)
         if port is None or not node.is_in_port_connected(port):

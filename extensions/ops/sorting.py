@@ -53,7 +53,7 @@ class TopK(Op):
         return [out, out]
 
 
-def unique(x: np.ndarray, axis: int | None, sorted_: bool):
+def unique(x: np.ndarray, axis: int | None, sorted_: bool) -> tuple[np.ndarray, ...]:
     """(unique values, first-occurrence indices, inverse indices, counts) of ``x`` as numpy
     computes them, reordered by first occurrence when not ``sorted_``."""
     values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
-def dim(b: OpBuilder, shape, index: int):
+def dim(b: OpBuilder, shape: Port, index: int) -> Port:
     """Dimension ``index`` of a ShapeOf output as a scalar."""
     return b.Gather(shape, np.int64(index), np.int64(0))
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.node import Node
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
-def pad_value(b: OpBuilder, node, x):
+def pad_value(b: OpBuilder, node: Node, x: Port) -> Port | None:
     """The scalar padding value: input 2, the ``value`` attribute of old opsets, or None (0)."""
     if node.is_in_port_connected(2):
         return b.Reshape(node.in_port(2).get_source(), np.zeros(0, np.int64), special_zero=False)

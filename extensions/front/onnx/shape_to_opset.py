@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 INT64_MAX = np.iinfo(np.int64).max
@@ -14,7 +15,7 @@ def i64(*values) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def dims_slice(b: OpBuilder, shape, start: int, end: int | None = None):
+def dims_slice(b: OpBuilder, shape: Port, start: int, end: int | None = None) -> Port:
     """shape[start:end] of a 1-D shape tensor (ShapeOf output)."""
     return b.Slice(shape, i64(start), i64(INT64_MAX if end is None else end), i64(1), i64(0))
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 INT64_MIN = np.iinfo(np.int64).min
 
 
-def scalar(b: OpBuilder, port):
+def scalar(b: OpBuilder, port: Port) -> Port:
     """A one-element tensor reshaped to a scalar."""
     return b.Reshape(port, np.zeros(0, np.int64), special_zero=False)
 
