@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
@@ -76,11 +77,16 @@ class ConstantOfShapeToBroadcast(ReplaceOp):
 
 
 class DropoutToIdentity(ReplaceOp):
-    """Dropout -> its input; the mask output -> Broadcast(true, ShapeOf(x))."""
+    """Dropout -> its input; the mask output -> Broadcast(true, ShapeOf(x)). A Dropout whose
+    training_mode is constant true with a non-zero ratio drops at random: refused."""
 
     op = "onnx::Dropout"
 
     def replace_op(self, graph, node):
+        training = node.in_port(2).data.get_value() if node.is_in_port_connected(2) else None
+        ratio = node.in_port(1).data.get_value() if node.is_in_port_connected(1) else np.float32(0.5)
+        if training is not None and bool(np.asarray(training).reshape(-1)[0]) and (ratio is None or np.any(ratio)):
+            raise GraphError(f"Dropout '{node.name}' is in training mode (random); only inference is converted")
         x = node.in_port(0).get_source()
         outputs = [x]
         if node.out_port(1).is_connected():

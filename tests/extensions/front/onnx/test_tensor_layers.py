@@ -145,3 +145,14 @@ def test_resize_exclude_outside_and_crop_by_the_resampler(compare):
                                      "sizes": np.array([4, 7], np.int64)},
             mode="linear", axes=[2, 3], coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.0,
             opset=18, rtol=1e-3, atol=1e-3)
+
+
+def test_training_mode_dropout_is_refused(tmp_path):
+    from mo.errors import ConversionError
+    node = helper.make_node("Dropout", ["x", "ratio", "training"], ["y"])
+    model = make_model([node], [("x", onnx.TensorProto.FLOAT, [2, 3])], [("y", onnx.TensorProto.FLOAT, None)],
+                       {"ratio": np.array(0.3, np.float32), "training": np.array(True)}, opset=13)
+    path = tmp_path / "m.onnx"
+    onnx.save(model, path)
+    with pytest.raises(ConversionError, match="training mode"):
+        convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m")
