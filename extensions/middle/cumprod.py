@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import reversed_along
 from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
 from mo.utils.shape import normalize_axis
 from mo.utils.types import is_int, np_dtype
-
-INT64_MIN = np.iinfo(np.int64).min
 
 
 class CumProdToMultiplyScan(MiddleReplaceOp):
@@ -34,17 +33,13 @@ class CumProdToMultiplyScan(MiddleReplaceOp):
         one = np.ones((), np_dtype(x.data.get_dtype()))
         axes = np.array([axis], np.int64)
 
-        def reverse(t):
-            return b.Slice(t, np.array([-1], np.int64), np.array([INT64_MIN], np.int64), np.array([-1], np.int64),
-                           axes)
-
         def shift(t, s):
             begin = np.zeros(len(shape), np.int64)
             begin[axis] = s
             head = b.Slice(t, np.array([0], np.int64), np.array([n - s], np.int64), np.array([1], np.int64), axes)
             return b.Pad(head, begin, np.zeros(len(shape), np.int64), one, pad_mode="constant")
 
-        y = reverse(x) if node.reverse else x
+        y = reversed_along(b, x, axis) if node.reverse else x
         if node.exclusive and n:
             y = shift(y, 1)
         s = 1
@@ -52,7 +47,7 @@ class CumProdToMultiplyScan(MiddleReplaceOp):
             y = b.Multiply(y, shift(y, s))
             s *= 2
         if node.reverse:
-            y = reverse(y)
+            y = reversed_along(b, y, axis)
         return [y]
 
 

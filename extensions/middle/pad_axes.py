@@ -4,16 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
+from extensions.front.onnx.shape_to_opset import i64
 from extensions.middle.lowering import MiddleReplaceOp, known_shape
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
 
 INT64_MAX = np.iinfo(np.int64).max
-
-
-def i64(*values) -> np.ndarray:
-    return np.array(values, dtype=np.int64)
 
 
 def full_pads(b: OpBuilder, node: Node, rank: int) -> tuple[Port, Port]:

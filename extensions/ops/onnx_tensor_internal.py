@@ -39,6 +39,12 @@ class OnnxConstantOfShape(FrontOnlyOp):
     op = "onnx::ConstantOfShape"
 
 
+class OnnxRange(FrontOnlyOp):
+    """Range whose bounds may be [1]-shaped."""
+
+    op = "onnx::Range"
+
+
 class OnnxDropout(FrontOnlyOp):
     """Dropout at inference: the input and an all-true mask."""
 

@@ -1,4 +1,5 @@
-"""Shape-agnostic lowering of ONNX Shape (start/end), Size, Flatten, ConstantOfShape and Dropout."""
+"""Shape-agnostic lowering of ONNX Shape (start/end), Size, Flatten, ConstantOfShape, Range and
+Dropout, and small helpers the other tensor-op lowerings share."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,6 +15,16 @@ INT64_MAX = np.iinfo(np.int64).max
 def i64(*values) -> np.ndarray:
     """A 1-D i64 constant value."""
     return np.array(values, dtype=np.int64)
+
+
+def as_scalar(b: OpBuilder, port: Port) -> Port:
+    """A one-element tensor reshaped to a scalar (ONNX often gives [1] where OpenVINO wants [])."""
+    return b.Reshape(port, i64(), special_zero=False)
+
+
+def reversed_along(b: OpBuilder, x: Port, axis: int) -> Port:
+    """x reversed along ``axis``: Slice from -1 down to the beginning with step -1."""
+    return b.Slice(x, i64(-1), i64(np.iinfo(np.int64).min), i64(-1), i64(axis))
 
 
 def dims_slice(b: OpBuilder, shape: Port, start: int, end: int | None = None) -> Port:
@@ -74,6 +85,18 @@ class ConstantOfShapeToBroadcast(ReplaceOp):
         b = OpBuilder(graph, node.name)
         value = b.const(node.value, element_type=node.element_type)
         return [b.Broadcast(value, node.in_port(0).get_source(), mode="numpy", name=node.name)]
+
+
+class RangeToOpset(ReplaceOp):
+    """Range(start, limit, delta) -> Range-4 of the type of start, the inputs made scalars (ONNX
+    models often pass [1]-shaped ones)."""
+
+    op = "onnx::Range"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        bounds = [as_scalar(b, node.in_port(i).get_source()) for i in range(3)]
+        return [b.Range(*bounds, output_type=None, name=node.name)]
 
 
 class DropoutToIdentity(ReplaceOp):

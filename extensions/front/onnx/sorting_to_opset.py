@@ -3,16 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import as_scalar, reversed_along
 from mo.graph.builder import OpBuilder
-from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
-
-INT64_MIN = np.iinfo(np.int64).min
-
-
-def scalar(b: OpBuilder, port: Port) -> Port:
-    """A one-element tensor reshaped to a scalar."""
-    return b.Reshape(port, np.zeros(0, np.int64), special_zero=False)
 
 
 class TopKToOpset(ReplaceOp):
@@ -23,7 +16,7 @@ class TopKToOpset(ReplaceOp):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        values, indices = b.TopK(node.in_port(0).get_source(), scalar(b, node.in_port(1).get_source()),
+        values, indices = b.TopK(node.in_port(0).get_source(), as_scalar(b, node.in_port(1).get_source()),
                                  axis=node.axis, mode="max" if node.largest else "min",
                                  sort="value" if node.sorted else "none", index_element_type="i64",
                                  stable=node.sorted, name=node.name)
@@ -41,7 +34,7 @@ class ArgMinMaxToTopK(ReplaceOp):
         x = node.in_port(0).get_source()
         axis = np.array([node.axis], np.int64)
         if node.select_last_index:
-            x = b.Slice(x, np.array([-1], np.int64), np.array([INT64_MIN], np.int64), np.array([-1], np.int64), axis)
+            x = reversed_along(b, x, node.axis)
         final = node.name if node.keepdims else None
         _, index = b.TopK(x, np.int64(1), axis=node.axis, mode=node.mode, sort="value", index_element_type="i64",
                           stable=True, name=None if node.select_last_index else final)
