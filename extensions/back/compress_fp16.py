@@ -9,17 +9,20 @@ from mo.pipeline.transform import Transform
 
 F16_MAX = 65504.0
 F16_TINY = 2.0 ** -24
+# Constants with fewer elements stay f32: they save next to nothing and are often precision-
+# sensitive scalars (epsilons, activation parameters, clamp bounds).
+MIN_ELEMENTS = 16
 
 
 def fits_f16(value: np.ndarray) -> bool:
-    """Whether float16 keeps ``value`` meaningfully: no value beyond the float16 range, and for
-    small constants (scalars such as epsilons) no non-zero value that would flush to zero."""
-    if value.size == 0:
+    """Whether to store ``value`` as float16: it has at least MIN_ELEMENTS values, none beyond
+    the float16 range, and (for small tensors) none that would flush to zero."""
+    if value.size < MIN_ELEMENTS:
         return False
     magnitude = np.abs(value)
     if not np.all(np.isfinite(magnitude[~np.isnan(magnitude)])) or np.nanmax(magnitude) > F16_MAX:
         return False
-    if value.size <= 16 and np.any((magnitude > 0) & (magnitude < F16_TINY)):
+    if value.size <= 64 and np.any((magnitude > 0) & (magnitude < F16_TINY)):
         return False
     return True
 

@@ -6,9 +6,8 @@ import itertools
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.lowering import MiddleReplaceOp, typed_const
 from mo.graph.builder import OpBuilder
-from mo.utils.types import np_dtype
 
 MAX_ORDER = 6   # 720 permutations
 
@@ -35,10 +34,11 @@ class DetToLeibniz(MiddleReplaceOp):
         if n is None or n < 0 or n > MAX_ORDER:
             raise ValueError(f"Det '{node.name}' needs a static matrix order of at most {MAX_ORDER}, got "
                              f"shape {shape}")
-        dtype = np_dtype(x.data.get_dtype())
+        dtype = x.data.get_dtype()
         masks, signs = permutation_masks(n)
         b = OpBuilder(graph, node.name)
-        picked = b.Add(b.Multiply(b.Unsqueeze(x, np.int64(-3)), masks.astype(dtype)), (1 - masks).astype(dtype))
+        picked = b.Add(b.Multiply(b.Unsqueeze(x, np.int64(-3)), typed_const(b, masks, dtype)),
+                       typed_const(b, 1 - masks, dtype))
         products = b.ReduceProd(picked, np.array([-2, -1], np.int64), keep_dims=False)
-        return [b.ReduceSum(b.Multiply(products, signs.astype(dtype)), np.array([-1], np.int64), keep_dims=False,
-                            name=node.name)]
+        return [b.ReduceSum(b.Multiply(products, typed_const(b, signs, dtype)), np.array([-1], np.int64),
+                            keep_dims=False, name=node.name)]

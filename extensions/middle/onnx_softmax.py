@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.lowering import MiddleReplaceOp, input_rank
 from mo.graph.builder import OpBuilder
 from mo.utils.shape import normalize_axis
 
@@ -39,9 +39,7 @@ class OnnxSoftmaxToOpset(MiddleReplaceOp):
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         x = node.in_port(0).get_source()
-        rank = x.data.get_rank()
-        if rank is None:
-            raise ValueError(f"{node.kind} '{node.name}' needs the rank of its input")
+        rank = input_rank(node)
         axis = normalize_axis(node.axis, rank)
         if not node.flatten or axis == rank - 1:
             return [self.along(b, node, x, axis, node.name)]

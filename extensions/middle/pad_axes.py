@@ -5,7 +5,7 @@ import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
 from extensions.front.onnx.shape_to_opset import i64
-from extensions.middle.lowering import MiddleReplaceOp, known_shape
+from extensions.middle.lowering import MiddleReplaceOp, input_rank
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -63,7 +63,7 @@ class PadAxesToOpset(MiddleReplaceOp):
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        rank = len(known_shape(node))
+        rank = input_rank(node)
         b = OpBuilder(graph, node.name)
         begin, end = full_pads(b, node, rank)
         if node.mode == "wrap":
@@ -84,7 +84,7 @@ class CenterCropPadToOpset(MiddleReplaceOp):
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        rank = len(known_shape(node))
+        rank = input_rank(node)
         axes = node.axes if node.axes is not None else list(range(rank))
         axes = np.array([a % rank for a in axes], np.int64)
         b = OpBuilder(graph, node.name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, known_shape
+from extensions.middle.lowering import MiddleReplaceOp, input_rank
 from extensions.middle.resize_resample import axis_dims, needs_resampler, resample
 from extensions.ops.onnx_tensor_internal import OnnxResize
 from mo.errors import GraphError
@@ -61,7 +61,8 @@ class ResizeToInterpolate(MiddleReplaceOp):
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        shape = known_shape(node)
+        input_rank(node)
+        shape = x.data.get_shape()
         axes = np.array(OnnxResize.axes(node, len(shape)), np.int64)
         if OnnxResize.target(node, "sizes_port") is None and OnnxResize.target(node, "scales_port") is None:
             raise GraphError(f"Resize '{node.name}' has neither scales nor sizes")

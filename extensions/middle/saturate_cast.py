@@ -13,7 +13,8 @@ F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
 class ConvertLikeToConvert(MiddleReplaceOp):
-    """ConvertLike(x, like) -> Convert(x) to the element type of ``like`` once it is known."""
+    """ConvertLike(x, like) -> Convert(x) to the element type of ``like`` once it is known (x itself
+    when it has that type already)."""
 
     op = "ConvertLike"
 
@@ -21,6 +22,8 @@ class ConvertLikeToConvert(MiddleReplaceOp):
         target = node.in_dtype(1)
         if target is None:
             return None
+        if target == node.in_dtype(0):
+            return [node.in_port(0).get_source()]
         return [OpBuilder(graph).Convert(node.in_port(0).get_source(), destination_type=target,
                                          saturate=node.get("saturate", True), name=node.name)]
 

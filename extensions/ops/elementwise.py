@@ -179,26 +179,40 @@ class BitwiseXor(BinaryElementwise):
     fn = staticmethod(np.bitwise_xor)
 
 
+def _shift(a: np.ndarray, b: np.ndarray, left: bool) -> np.ndarray:
+    """Shift of ``a`` by ``b`` bits; an amount outside [0, bit width) (undefined in the opset)
+    gives 0, or -1 for a right shift of a negative value, as ONNX BitShift defines it."""
+    amount = b.astype(np.int64)
+    valid = (amount >= 0) & (amount < a.dtype.itemsize * 8)
+    safe = np.where(valid, amount, 0).astype(a.dtype)
+    shifted = np.left_shift(a, safe) if left else np.right_shift(a, safe)
+    fill = np.where(a < 0, -1, 0) if not left and np.issubdtype(a.dtype, np.signedinteger) else 0
+    return np.where(valid, shifted, fill).astype(a.dtype)
+
+
 class BitwiseLeftShift(BinaryElementwise):
     op = "BitwiseLeftShift"
     version = "opset15"
-    fn = staticmethod(lambda a, b: np.left_shift(a, b.astype(a.dtype)))
+    fn = staticmethod(lambda a, b: _shift(a, b, left=True))
 
 
 class BitwiseRightShift(BinaryElementwise):
     op = "BitwiseRightShift"
     version = "opset15"
-    fn = staticmethod(lambda a, b: np.right_shift(a, b.astype(a.dtype)))
+    fn = staticmethod(lambda a, b: _shift(a, b, left=False))
 
 
 class PRelu(Op):
-    """x if x >= 0 else slope * x; the slope broadcasts to x (1-D slope: along channels)."""
+    """x if x >= 0 else slope * x; a 1-D slope as long as dim 1 of x applies per channel, any
+    other slope broadcasts with numpy rules. ``numpy_slope`` (ONNX) prefers numpy rules for a
+    1-D slope that fits the last dim too (``extensions/middle/elementwise_edges.py``)."""
 
     op = "PRelu"
 
     @classmethod
     def evaluate(cls, node, x, slope):
-        if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1] and slope.size != x.shape[-1]:
+        numpy_fits = node.get("numpy_slope") and x.ndim > 2 and slope.size == x.shape[-1]
+        if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1] and not numpy_fits:
             slope = slope.reshape((-1,) + (1,) * (x.ndim - 2))
         return np.where(x >= 0, x, x * slope)
 

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from extensions.ops.cumulative import cumulative
+from extensions.ops.shape import pad_array
 from mo.graph.port import Port
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
@@ -106,6 +108,12 @@ class OnnxSplit(Op):
     type = None
 
     @classmethod
+    def evaluate(cls, node, x, split=None):
+        axis = normalize_axis(node.axis, x.ndim)
+        lengths = split_lengths(x.shape[axis], cls.outputs_count(node))
+        return np.split(x, np.cumsum(lengths)[:-1], axis=axis)
+
+    @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         n = cls.outputs_count(node)
@@ -148,6 +156,13 @@ class OnnxPad(Op):
         return begin, end
 
     @classmethod
+    def evaluate(cls, node, x, pads, value=None, axes=None):
+        begin, end = cls.full_pads(node, x.ndim)
+        if value is None:
+            value = node.get("value")
+        return pad_array(x, begin, end, node.mode, value if node.mode == "constant" else None)
+
+    @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         if shape is None:
@@ -164,6 +179,11 @@ class OnnxCumProd(Op):
 
     op = "onnx::CumProd"
     type = None
+
+    @classmethod
+    def evaluate(cls, node, x, axis=None):
+        axis = 0 if axis is None else normalize_axis(int(np.asarray(axis).reshape(-1)[0]), x.ndim)
+        return cumulative(x, axis, node.exclusive, node.reverse, fn=np.cumprod, neutral=1)
 
 
 class OnnxResize(Op):
@@ -229,6 +249,16 @@ class OnnxCenterCropPad(Op):
 
     op = "onnx::CenterCropPad"
     type = None
+
+    @classmethod
+    def evaluate(cls, node, x, sizes):
+        axes = list(range(x.ndim)) if node.get("axes") is None else normalize_axes(node.axes, x.ndim)
+        begin, end = [0] * x.ndim, [0] * x.ndim
+        for a, size in zip(axes, sizes.reshape(-1).tolist()):
+            diff = int(size) - x.shape[a]
+            begin[a] = -((-diff) // 2) if diff < 0 else diff // 2
+            end[a] = diff - begin[a]
+        return pad_array(x, begin, end, "constant")
 
     @classmethod
     def infer_shapes(cls, node):

@@ -399,6 +399,18 @@ class Range(OutputTypedOp):
         return [(DYN,)]
 
 
+def pad_array(x: np.ndarray, begin, end, mode: str, value=None) -> np.ndarray:
+    """numpy padding by per-dim ``begin`` / ``end`` (negative values crop) in mode constant (with
+    ``value``, default 0), edge, reflect, symmetric or wrap."""
+    begin = [int(b) for b in np.asarray(begin).reshape(-1)]
+    end = [int(e) for e in np.asarray(end).reshape(-1)]
+    x = x[tuple(slice(max(-b, 0), x.shape[i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))]
+    width = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
+    if mode == "constant":
+        return np.pad(x, width, mode="constant", constant_values=0 if value is None else np.asarray(value).reshape(()))
+    return np.pad(x, width, mode=mode)
+
+
 class Pad(Op):
     """Pads input 0 by pads_begin (input 1) and pads_end (input 2) with ``pad_mode``; the
     constant mode uses input 3 (default 0). Negative pads crop."""
@@ -410,15 +422,7 @@ class Pad(Op):
 
     @classmethod
     def evaluate(cls, node, x, begin, end, value=None):
-        begin = [int(b) for b in begin.reshape(-1)]
-        end = [int(e) for e in end.reshape(-1)]
-        crop = tuple(slice(max(-b, 0), x.shape[i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))
-        x = x[crop]
-        width = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
-        mode = {"constant": "constant", "edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[node.pad_mode]
-        if mode == "constant":
-            return np.pad(x, width, mode="constant", constant_values=0 if value is None else value.reshape(()).item())
-        return np.pad(x, width, mode=mode)
+        return pad_array(x, begin, end, node.pad_mode, value)
 
     @classmethod
     def infer_shapes(cls, node):

@@ -27,6 +27,17 @@ def _params():
     return params
 
 
+def as_array(value):
+    """Test data as numpy: numpy scalars and TensorProtos (used for exotic types) become arrays;
+    sequences and optionals stay as they are."""
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if type(value).__name__ == "TensorProto":
+        from onnx import numpy_helper
+        return numpy_helper.to_array(value)
+    return value
+
+
 def check_case(name: str, workdir: str) -> None:
     """Convert one case and compare the runtime's outputs with the expected ones."""
     import onnx
@@ -42,8 +53,8 @@ def check_case(name: str, workdir: str) -> None:
     paths = convert_model(input_model=model_path, output_dir=os.path.join(workdir, "ir"), model_name="model",
                           compress_to_fp16=False)
     for inputs, expected in case.data_sets:
-        inputs = [np.asarray(v) if isinstance(v, np.generic) else v for v in inputs]
-        expected = [np.asarray(v) if isinstance(v, np.generic) else v for v in expected]
+        inputs = [as_array(v) for v in inputs]
+        expected = [as_array(v) for v in expected]
         if any(not isinstance(v, np.ndarray) for v in list(inputs) + list(expected)):
             raise AssertionError("inputs or outputs are sequences/optionals, which OpenVINO IR has no type for")
         actual = run_ir(paths.xml, list(inputs))

@@ -14,17 +14,64 @@ def core():
     return _CORE
 
 
+# numpy (ml_dtypes) types the runtime exchanges as packed raw bytes: name -> (OpenVINO type, bits)
+_RAW_TYPES = {"float8_e4m3fn": ("f8e4m3", 8), "float8_e5m2": ("f8e5m2", 8), "int4": ("i4", 4),
+              "uint4": ("u4", 4), "bfloat16": ("bf16", 16)}
+
+
+def _pack(value: np.ndarray, bits: int) -> np.ndarray:
+    raw = value.reshape(-1).view(np.uint8 if bits <= 8 else np.uint16)
+    if bits != 4:
+        return raw
+    nibbles = raw & 0x0F
+    if nibbles.size % 2:
+        nibbles = np.concatenate([nibbles, np.zeros(1, np.uint8)])
+    return (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8)
+
+
+def _unpack(raw: np.ndarray, like: np.dtype, shape: tuple) -> np.ndarray:
+    bits = _RAW_TYPES[like.name][1]
+    flat = raw.reshape(-1)
+    if bits == 4:
+        flat = np.stack([flat & 0x0F, flat >> 4], axis=-1).reshape(-1)[: int(np.prod(shape))]
+        if like.name == "int4":
+            flat = np.where(flat > 7, flat.astype(np.int16) - 16, flat).astype(np.int8)
+        return flat.astype(like).reshape(shape)
+    return flat.view(like).reshape(shape)
+
+
+_OV_TO_RAW = {v[0]: k for k, v in _RAW_TYPES.items()}
+
+
+def _input_tensor(value, port):
+    """numpy array, or an OpenVINO Tensor for the types numpy cannot hand over directly (the
+    value is first converted to the input's float8/int4/bfloat16 type when it is not already)."""
+    import ml_dtypes
+    import openvino as ov
+    value = np.asarray(value)
+    wanted = _OV_TO_RAW.get(port.get_element_type().get_type_name())
+    if wanted is None and value.dtype.name not in _RAW_TYPES:
+        return value
+    if wanted is not None and value.dtype.name != wanted:
+        value = value.astype(getattr(ml_dtypes, wanted))
+    ov_type, bits = _RAW_TYPES[value.dtype.name]
+    tensor = ov.Tensor(getattr(ov.Type, ov_type), list(value.shape))
+    packed = _pack(np.ascontiguousarray(value), bits)
+    np.copyto(tensor.data.reshape(-1).view(packed.dtype)[: packed.size], packed)
+    return tensor
+
+
 def run_ir(xml_path: str, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> list[np.ndarray]:
     """Load the IR, compile it for CPU with f32 inference precision and run it once.
     Inputs are given in model-input order (list) or by tensor name (dict); outputs come back
-    in model-output order."""
+    in model-output order (float8/int4/bfloat16 outputs as raw bytes; ``compare`` reads them)."""
     model = core().read_model(xml_path)
     compiled = core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     request = compiled.create_infer_request()
     if isinstance(inputs, dict):
-        feed = {compiled.input(name): value for name, value in inputs.items()}
+        feed = {compiled.input(name): _input_tensor(value, compiled.input(name)) for name, value in inputs.items()}
     else:
-        feed = {i: value for i, value in enumerate(inputs)}
+        feed = {i: _input_tensor(value, compiled.input(i)) for i, value in enumerate(inputs)}
     request.infer(feed)
     return [np.array(request.get_output_tensor(i).data) for i in range(len(compiled.outputs))]
 
@@ -35,6 +82,13 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float = 1e-4, atol: 
     integers, booleans and strings exactly), else a one-line description of the difference."""
     expected = np.asarray(expected)
     actual = np.asarray(actual)
+    if expected.dtype.name in _RAW_TYPES and actual.dtype != expected.dtype and actual.dtype.itemsize <= 2:
+        try:
+            raw = actual.view(np.uint8 if _RAW_TYPES[expected.dtype.name][1] <= 8 else np.uint16)
+            actual = _unpack(raw, expected.dtype, expected.shape)
+        except ValueError:
+            return f"raw {expected.dtype.name} output of {actual.size} bytes does not fit shape {list(expected.shape)}"
+        actual, expected = actual.astype(np.float32), expected.astype(np.float32)
     if actual.shape != expected.shape:
         return f"shape {list(actual.shape)} != expected {list(expected.shape)}"
     if check_dtype and actual.dtype != expected.dtype:

@@ -39,3 +39,15 @@ def test_onnx_resize_shapes():
 def test_onnx_center_crop_pad():
     (out,) = infer_op("onnx::CenterCropPad", ((5, 6, 3), "f32"), np.array([4, 8]), axes=[0, -2])
     assert out.data.get_shape() == (4, 8, 3)
+
+
+def test_middle_ops_fold_constants():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    parts = infer_op("onnx::Split", x, axis=1, num_outputs=3)
+    assert [p.data.get_value().shape for p in parts] == [(3, 2), (3, 2), (3, 0)]
+    (pad,) = infer_op("onnx::Pad", x, np.array([1, 1]), None, np.array([1]), mode="wrap")
+    np.testing.assert_array_equal(pad.data.get_value(), np.pad(x, [(0, 0), (1, 1)], mode="wrap"))
+    (cum,) = infer_op("onnx::CumProd", x + 1, np.int64(0), exclusive=True, reverse=False)
+    np.testing.assert_array_equal(cum.data.get_value()[:, 0], [1, 1, 5])
+    (crop,) = infer_op("onnx::CenterCropPad", x, np.array([2, 6]), axes=None)
+    np.testing.assert_array_equal(crop.data.get_value(), np.pad(x[0:2], [(0, 0), (1, 1)]))

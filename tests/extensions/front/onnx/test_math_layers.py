@@ -1,0 +1,137 @@
+"""Layer tests of the ONNX math operators in forms the backend node cases do not cover: a one-node
+ONNX model run by onnxruntime, converted with mo, run by the OpenVINO runtime, outputs compared."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+pytest.importorskip("openvino")
+
+from onnx import TensorProto, helper  # noqa: E402
+
+from mo import convert_model  # noqa: E402
+from tests.utils.runtime import assert_close, run_ir  # noqa: E402
+
+_TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+          np.dtype(np.int32): TensorProto.INT32, np.dtype(np.int64): TensorProto.INT64,
+          np.dtype(np.uint8): TensorProto.UINT8}
+
+
+def build(op_type, inputs, opset=21, dynamic=False, outputs=1, initializers=(), out_dtype=None, **attrs):
+    """A model of one ``op_type`` node over ``inputs`` (name -> array) and initializers (name,
+    array; None for an empty optional input), and onnxruntime's outputs on it. ``dynamic`` declares
+    every input dim as symbolic; outputs have the type of the first input unless ``out_dtype``."""
+    names = list(inputs)
+    graph_inputs = [helper.make_tensor_value_info(
+        n, _TYPES[v.dtype], [f"d{n}{i}" for i in range(v.ndim)] if dynamic else list(v.shape))
+        for n, v in inputs.items()]
+    inits = [onnx.numpy_helper.from_array(v, n) for n, v in initializers if v is not None]
+    out_names = [f"y{i}" for i in range(outputs)]
+    node = helper.make_node(op_type, names + [n for n, _ in initializers], out_names, **attrs)
+    out_type = _TYPES[np.dtype(out_dtype) if out_dtype else next(iter(inputs.values())).dtype]
+    graph = helper.make_graph([node], "g", graph_inputs, [helper.make_tensor_value_info(o, out_type, None)
+                                                         for o in out_names], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    expected = ort.InferenceSession(model.SerializeToString()).run(None, inputs)
+    return model, expected
+
+
+@pytest.fixture
+def compare(tmp_path):
+    def run(op_type, inputs, rtol=1e-4, **kwargs):
+        model, expected = build(op_type, inputs, **kwargs)
+        path = tmp_path / "m.onnx"
+        onnx.save(model, path)
+        ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m",
+                           compress_to_fp16=False)
+        assert_close(run_ir(ir.xml, list(inputs.values())), expected, rtol=rtol, atol=1e-5)
+    return run
+
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(2, 3, 4)).astype(np.float32)
+
+
+def test_clip_attribute_form(compare):
+    compare("Clip", {"x": X}, opset=6, min=-0.5, max=0.25)
+
+
+def test_clip_min_only_from_input(compare):
+    compare("Clip", {"x": X, "lo": np.array(0.1, np.float32)}, opset=13)
+
+
+def test_clip_max_only_constant(compare):
+    compare("Clip", {"x": X}, opset=13, initializers=[("", None), ("hi", np.array(0.2, np.float32))])
+
+
+def test_softmax_opset11_dynamic(compare):
+    compare("Softmax", {"x": X}, opset=11, dynamic=True, axis=1)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_hardmax_dynamic(compare, axis):
+    compare("Hardmax", {"x": np.round(X)}, opset=13, dynamic=True, axis=axis)
+
+
+def test_reduce_all_dynamic(compare):
+    compare("ReduceLogSumExp", {"x": X}, opset=18, dynamic=True, keepdims=0)
+
+
+def test_reduce_attribute_axes(compare):
+    compare("ReduceL2", {"x": X}, opset=13, axes=[0, -1], keepdims=1)
+
+
+def test_leaky_relu_float16(compare):
+    compare("LeakyRelu", {"x": X.astype(np.float16)}, rtol=2e-3, alpha=0.3)    # f16 rounding of alpha*x
+
+
+def test_det_batch(compare):
+    compare("Det", {"x": rng.normal(size=(4, 3, 3)).astype(np.float32)}, opset=11)
+
+
+def test_einsum_implicit_output(compare):
+    compare("Einsum", {"a": X, "b": rng.normal(size=(4, 5)).astype(np.float32)}, equation="ijk,kl")
+
+
+def test_gemm_float16_scaled(compare):
+    a = rng.normal(size=(3, 4)).astype(np.float16)
+    compare("Gemm", {"a": a, "b": a, "c": np.ones(3, np.float16)}, rtol=2e-3, transB=1, alpha=0.5, beta=2.0)
+
+
+def test_mod_integers_sign_of_divisor(compare):
+    compare("Mod", {"a": np.array([-7, 7, -7, 7], np.int32), "b": np.array([3, -3, -3, 3], np.int32)})
+
+
+def test_mean_broadcast(compare):
+    compare("Mean", {"a": X, "b": X[0], "c": X[0, 0]})
+
+
+@pytest.mark.parametrize("op_type, attrs", [
+    ("ThresholdedRelu", {"alpha": 0.2}), ("Shrink", {"bias": 0.1, "lambd": 0.3}), ("Celu", {"alpha": 2.0}),
+    ("HardSigmoid", {"alpha": 0.3, "beta": 0.4}), ("Selu", {}), ("Reciprocal", {}), ("Gelu", {"approximate": "tanh"})])
+def test_activations(compare, op_type, attrs):
+    compare(op_type, {"x": X}, opset=22 if op_type != "Gelu" else 20, **attrs)
+
+
+def test_pow_int_base_float_exponent(compare):
+    compare("Pow", {"x": np.array([1, 2, 3, 4], np.int32), "y": np.array([2.0, 0.5, 3.0, 1.5], np.float32)})
+
+
+def test_matmul_integer_per_column_zero_point(compare):
+    a = rng.integers(0, 255, size=(3, 4)).astype(np.uint8)
+    b = rng.integers(0, 255, size=(4, 2)).astype(np.uint8)
+    compare("MatMulInteger", {"a": a, "b": b}, opset=10, out_dtype=np.int32,
+            initializers=[("za", np.array(3, np.uint8)), ("zb", np.array([4, 5], np.uint8))])
+
+
+def test_sce_dynamic_with_ignore_index(compare):
+    scores = rng.normal(size=(3, 5, 2)).astype(np.float32)
+    labels = np.array([[0, 4], [2, -1], [1, 1]], np.int64)
+    compare("SoftmaxCrossEntropyLoss", {"s": scores, "l": labels}, opset=13, dynamic=True, ignore_index=-1)
+
+
+def test_reduce_noop_with_empty_axes(compare):
+    compare("ReduceMean", {"x": X}, opset=18, noop_with_empty_axes=1)
