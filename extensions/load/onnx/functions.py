@@ -137,8 +137,37 @@ class FunctionExpander:
                         node.attribute.append(resolved)
                 else:
                     node.attribute.append(a)
+            for a in node.attribute:
+                if a.type == a.GRAPH:
+                    _rename_free_names(a.g, lambda n: rename.get(n, f"{prefix}/{n}"))
+                elif a.type == a.GRAPHS:
+                    for g in a.graphs:
+                        _rename_free_names(g, lambda n: rename.get(n, f"{prefix}/{n}"))
             inner_domain = "" if inner.domain in ("", "ai.onnx") else inner.domain
             opset = fn_opsets.get(inner_domain, self.opsets.get(inner_domain, 1))
             self._record_outputs(node, inner_domain, opset)
             result.append((node, opset))
         return result
+
+
+def _rename_free_names(graph, rename) -> None:
+    """Rename, in a nested graph, the tensor names it reads from the enclosing function body
+    (names it does not define itself), recursing into deeper graphs."""
+    local = {i.name for i in graph.input} | {t.name for t in graph.initializer}
+    local |= {o for n in graph.node for o in n.output if o}
+
+    def outer(name: str) -> str:
+        return name if not name or name in local else rename(name)
+
+    for node in graph.node:
+        new_inputs = [outer(n) for n in node.input]
+        del node.input[:]
+        node.input.extend(new_inputs)
+        for a in node.attribute:
+            if a.type == a.GRAPH:
+                _rename_free_names(a.g, outer)
+            elif a.type == a.GRAPHS:
+                for g in a.graphs:
+                    _rename_free_names(g, outer)
+    for out in graph.output:
+        out.name = outer(out.name)
