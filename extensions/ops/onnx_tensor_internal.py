@@ -272,3 +272,23 @@ class OnnxCenterCropPad(Op):
         for i, a in enumerate(axes):
             out[a] = DYN if sizes is None else int(sizes.reshape(-1)[i])
         return [tuple(out)]
+
+
+class OnnxCol2Im(Op):
+    """ONNX Col2Im: [N, C * prod(block_shape), L] -> [N, C, *image_shape] (inputs 1 and 2) with
+    ``strides``, ``dilations``, ``pads_begin``/``pads_end`` (None: defaults); lowered in the
+    middle phase, where the number of image dims is known, to Col2Im-15 (2-D) or to a scatter-add
+    (other ranks)."""
+
+    op = "onnx::Col2Im"
+    type = None
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape, image, block = node.in_shape(0), node.in_value(1), node.in_value(2)
+        n = node.in_shape(1)
+        if shape is None or n is None or n[0] < 0:
+            return [None]
+        channels = DYN if block is None or shape[1] < 0 else shape[1] // int(np.prod(block))
+        spatial = (DYN,) * n[0] if image is None else tuple(_ints(image))
+        return [(shape[0], channels) + spatial]

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import element_type_of
-from extensions.ops.onnx_tensor_internal import OnnxEyeLike, OnnxTrilu
-from extensions.ops.rearrange import Col2Im
+from extensions.ops.onnx_tensor_internal import OnnxCol2Im, OnnxEyeLike, OnnxTrilu
 
 
 class EyeLikeExtractor(OnnxExtractor):
@@ -28,18 +27,14 @@ class TriluExtractor(OnnxExtractor):
 
 
 class Col2ImExtractor(OnnxExtractor):
-    """Col2Im: ONNX pads [begins..., ends...] -> pads_begin / pads_end (2-D images only in
-    OpenVINO)."""
+    """Col2Im: ``strides``, ``dilations`` and ``pads`` ([begins..., ends...]) per image dim, None
+    when absent (the number of image dims may be known only from input 1's shape)."""
 
     op_types = ("Col2Im",)
 
     @classmethod
     def extract(cls, node):
-        pads = cls.ints(node, "pads", [0, 0, 0, 0])
-        half = len(pads) // 2
-        n = max(half, len(cls.ints(node, "strides", [])), len(cls.ints(node, "dilations", [])), 2)
-        if n != 2:
-            raise ValueError(f"Col2Im of {n}-D images is not supported (OpenVINO Col2Im is 2-D)")
-        Col2Im.update_node(node, {"strides": cls.ints(node, "strides", [1, 1]),
-                                  "dilations": cls.ints(node, "dilations", [1, 1]),
-                                  "pads_begin": pads[:half], "pads_end": pads[half:]})
+        pads = cls.ints(node, "pads")
+        OnnxCol2Im.update_node(node, {"strides": cls.ints(node, "strides"), "dilations": cls.ints(node, "dilations"),
+                                      "pads_begin": None if pads is None else pads[:len(pads) // 2],
+                                      "pads_end": None if pads is None else pads[len(pads) // 2:]})

@@ -51,3 +51,12 @@ def test_middle_ops_fold_constants():
     np.testing.assert_array_equal(cum.data.get_value()[:, 0], [1, 1, 5])
     (crop,) = infer_op("onnx::CenterCropPad", x, np.array([2, 6]), axes=None)
     np.testing.assert_array_equal(crop.data.get_value(), np.pad(x[0:2], [(0, 0), (1, 1)]))
+
+
+def test_onnx_col2im_shapes():
+    (out,) = infer_op("onnx::Col2Im", ((2, 24, 30), "f32"), np.array([4, 5, 3]), np.array([2, 2, 2]),
+                      strides=None, dilations=None, pads_begin=None, pads_end=None)
+    assert out.data.get_shape() == (2, 3, 4, 5, 3)
+    (out,) = infer_op("onnx::Col2Im", ((2, 24, 30), "f32"), ((3,), "i64"), ((3,), "i64"),
+                      strides=None, dilations=None, pads_begin=None, pads_end=None)
+    assert out.data.get_shape() == (2, -1, -1, -1, -1)

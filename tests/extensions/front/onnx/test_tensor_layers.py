@@ -156,3 +156,19 @@ def test_training_mode_dropout_is_refused(tmp_path):
     onnx.save(model, path)
     with pytest.raises(ConversionError, match="training mode"):
         convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m")
+
+
+def test_col2im_3d_by_scatter_add(tmp_path):
+    """OpenVINO's Col2Im is 2-D; other ranks are a scatter-add (reference: the ONNX evaluator)."""
+    from onnx.reference import ReferenceEvaluator
+    image, block, strides, pads = np.array([4, 5, 3]), np.array([2, 2, 2]), [1, 2, 1], [1, 0, 0, 0, 1, 1]
+    blocks = (image + np.array(pads[:3]) + np.array(pads[3:]) - block) // np.array(strides) + 1
+    x = rng.normal(size=(2, 3 * 8, int(np.prod(blocks)))).astype(np.float32)
+    node = helper.make_node("Col2Im", ["x", "image", "block"], ["y"], strides=strides, pads=pads)
+    model = make_model([node], [("x", onnx.TensorProto.FLOAT, list(x.shape)), ("image", onnx.TensorProto.INT64, [3])],
+                       [("y", onnx.TensorProto.FLOAT, None)], {"block": block}, opset=18)
+    expected = ReferenceEvaluator(model).run(None, {"x": x, "image": image})
+    path = tmp_path / "m.onnx"
+    onnx.save(model, path)
+    ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m")
+    assert_close(run_ir(ir.xml, [x, image]), expected, rtol=1e-4, atol=1e-5)
