@@ -2,6 +2,8 @@
 from setuptools import find_packages, setup
 
 ONNX = ["onnx>=1.16", "onnxruntime"]
+PYTORCH = ["torch==2.13.0", "transformers"]
+TF = ["tensorflow-cpu"]
 TEST = ["pytest>=8", "pytest-xdist>=3", "ruff", "openvino>=2025.0"]
 
 setup(
@@ -14,8 +16,10 @@ setup(
     install_requires=["numpy>=1.24", "networkx>=3.0", "protobuf>=4.21", "defusedxml>=0.7"],
     extras_require={
         "onnx": ONNX,
+        "pytorch": PYTORCH,
+        "tf": TF,
         "test": TEST,
-        "all": ONNX + TEST,
+        "all": ONNX + PYTORCH + TF + TEST,
     },
     entry_points={"console_scripts": ["mo=mo.main:entry"]},
 )

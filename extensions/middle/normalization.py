@@ -5,36 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.constant_folding import ConstantFolding
+from extensions.middle.lowering import MiddleReplaceOp, input_rank, typed_const
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
+from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
-from mo.utils.types import np_dtype
 
 
-def input_rank(node, port: int = 0) -> int:
-    rank = node.in_port(port).data.get_rank()
-    if rank is None:
-        raise ValueError(f"the rank of input {port} of {node.fw_op} '{node.name}' is unknown")
-    return rank
-
-
-def scalar(value: float, dtype: str | None):
-    """A scalar constant of a float element type (f32 when unknown)."""
-    return np.array(value, dtype=np_dtype(dtype or "f32"))
-
-
-class MiddleLowering(ReplaceOp):
-    """A middle ReplaceOp that runs before constant folding, so constant parts it builds fold."""
-
-    abstract = True
-    phase = "middle"
-
-    def run_before(self):
-        return [ConstantFolding]
-
-
-def stashed(b: OpBuilder, node, x):
+def stashed(b: OpBuilder, node, x) -> tuple[Port, str]:
     """(input in the computation type, that type): f16/bf16 inputs are computed in ``stash_dtype``."""
     dtype = x.data.get_dtype()
     stash = node.get("stash_dtype")
@@ -43,22 +20,31 @@ def stashed(b: OpBuilder, node, x):
     return x, dtype
 
 
-def same_type(b: OpBuilder, port, like):
+def same_type(b: OpBuilder, port, like) -> Port:
     """The source of input ``port`` converted to the element type of ``like`` when they differ."""
     source = port.get_source()
     if source.data.get_dtype() == like.data.get_dtype():
         return source
-    return b.ConvertLike(source, like)
+    return b.Convert(source, destination_type=like.data.get_dtype())
 
 
-def restore(b: OpBuilder, y, dtype: str, name: str):
+def restore(b: OpBuilder, y, dtype: str, name: str) -> Port:
     """``y`` converted back to ``dtype`` if it was computed in another type."""
     if y.data.get_dtype() != dtype:
         return b.Convert(y, destination_type=dtype, name=name)
     return y
 
 
-class LayerNormToOpset(MiddleLowering):
+def trailing_axes_input(b: OpBuilder, node) -> tuple[np.ndarray, Port, Port, str]:
+    """(axes ``axis``..rank-1, the input's source, the input in the computation type, that type)
+    of LayerNormalization / RMSNormalization."""
+    rank = input_rank(node)
+    source = node.in_port(0).get_source()
+    x, dtype = stashed(b, node, source)
+    return np.arange(normalize_axis(node.axis, rank), rank, dtype=np.int64), source, x, dtype
+
+
+class LayerNormToOpset(MiddleReplaceOp):
     """Y = MVN(x over axis..rank-1) * scale + bias; when Mean or InvStdDev are used,
     Y = (x - mean) * inv_std_dev * scale + bias with both computed by reductions."""
 
@@ -66,17 +52,15 @@ class LayerNormToOpset(MiddleLowering):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        rank = input_rank(node)
-        axes = np.arange(normalize_axis(node.axis, rank), rank, dtype=np.int64)
-        source = node.in_port(0).get_source()
-        x, dtype = stashed(b, node, source)
+        axes, source, x, dtype = trailing_axes_input(b, node)
         stats_used = node.out_port(1).is_connected() or node.out_port(2).is_connected()
         mean = inv = None
         if stats_used:
             mean = b.ReduceMean(x, axes, keep_dims=True)
             centered = b.Subtract(x, mean)
             variance = b.ReduceMean(b.Multiply(centered, centered), axes, keep_dims=True)
-            inv = b.Divide(scalar(1, dtype), b.Sqrt(b.Add(variance, scalar(node.epsilon, dtype))))
+            std = b.Sqrt(b.Add(variance, typed_const(b, node.epsilon, dtype)))
+            inv = b.Divide(typed_const(b, 1, dtype), std)
             normalized = b.Multiply(centered, inv)
         else:
             normalized = b.MVN(x, axes, eps=node.epsilon, normalize_variance=True, eps_mode="inside_sqrt")
@@ -86,29 +70,26 @@ class LayerNormToOpset(MiddleLowering):
         return [restore(b, y, source.data.get_dtype(), node.name), mean, inv]
 
 
-class RMSNormToOpset(MiddleLowering):
+class RMSNormToOpset(MiddleReplaceOp):
     """Y = x / sqrt(mean(x^2 over axis..rank-1) + epsilon) * scale."""
 
     op = "onnx::RMSNormalization"
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        rank = input_rank(node)
-        axes = np.arange(normalize_axis(node.axis, rank), rank, dtype=np.int64)
-        source = node.in_port(0).get_source()
-        x, dtype = stashed(b, node, source)
+        axes, source, x, dtype = trailing_axes_input(b, node)
         mean_square = b.ReduceMean(b.Multiply(x, x), axes, keep_dims=True)
-        rms = b.Sqrt(b.Add(mean_square, scalar(node.epsilon, dtype)))
+        rms = b.Sqrt(b.Add(mean_square, typed_const(b, node.epsilon, dtype)))
         y = b.Multiply(b.Divide(x, rms), same_type(b, node.in_port(1), x))
         return [restore(b, y, source.data.get_dtype(), node.name)]
 
 
-def per_channel(b: OpBuilder, vector, rank: int):
+def per_channel(b: OpBuilder, vector, rank: int) -> Port:
     """[C] -> [C, 1, ...] broadcasting over [N, C, spatial...]."""
     return b.Unsqueeze(vector, np.arange(1, rank - 1, dtype=np.int64))
 
 
-class InstanceNormToOpset(MiddleLowering):
+class InstanceNormToOpset(MiddleReplaceOp):
     """Y = MVN(x over the spatial axes) * scale[C] + bias[C]."""
 
     op = "onnx::InstanceNormalization"
@@ -123,7 +104,7 @@ class InstanceNormToOpset(MiddleLowering):
         return [b.Add(scaled, per_channel(b, node.in_port(2).get_source(), rank), name=node.name)]
 
 
-class GroupNormPerGroupToOpset(MiddleLowering):
+class GroupNormPerGroupToOpset(MiddleReplaceOp):
     """GroupNormalization-18 -> GroupNormalization with scale and bias repeated per channel."""
 
     op = "onnx::GroupNormalizationPerGroup"
@@ -145,7 +126,7 @@ class GroupNormPerGroupToOpset(MiddleLowering):
                                      num_groups=groups, epsilon=node.epsilon, name=node.name)]
 
 
-class BatchNormTrainingToOpset(MiddleLowering):
+class BatchNormTrainingToOpset(MiddleReplaceOp):
     """Y normalized with the batch mean and (population) variance over all axes but 1; running
     statistics = input statistics * momentum + batch statistics * (1 - momentum)."""
 
@@ -160,14 +141,14 @@ class BatchNormTrainingToOpset(MiddleLowering):
         mean = b.ReduceMean(x, axes, keep_dims=True)
         centered = b.Subtract(x, mean)
         variance = b.ReduceMean(b.Multiply(centered, centered), axes, keep_dims=True)
-        normalized = b.Divide(centered, b.Sqrt(b.Add(variance, scalar(node.epsilon, dtype))))
+        normalized = b.Divide(centered, b.Sqrt(b.Add(variance, typed_const(b, node.epsilon, dtype))))
         scaled = b.Multiply(normalized, per_channel(b, node.in_port(1).get_source(), rank))
         y = b.Add(scaled, per_channel(b, node.in_port(2).get_source(), rank), name=node.name)
         flat = np.array([-1], np.int64)
 
         def running(port, batch_stat):
-            kept = b.Multiply(port.get_source(), scalar(node.momentum, dtype))
-            new = b.Multiply(b.Reshape(batch_stat, flat, special_zero=False), scalar(1 - node.momentum, dtype))
+            kept = b.Multiply(port.get_source(), typed_const(b, node.momentum, dtype))
+            new = b.Multiply(b.Reshape(batch_stat, flat, special_zero=False), typed_const(b, 1 - node.momentum, dtype))
             return b.Add(kept, new)
 
         return [y, running(node.in_port(3), mean), running(node.in_port(4), variance)]

@@ -31,7 +31,8 @@ class Op:
     defaults: dict[str, Any] = {}
     ir_attrs: tuple[str, ...] = ()
     num_outputs: int = 1
-    # An op with side effects or randomness is never constant-folded.
+    # An op with side effects or randomness is never constant-folded; a node with the attribute
+    # ``foldable`` False is not either (e.g. the Convert that decompresses low-precision weights).
     foldable: bool = True
 
     def __init_subclass__(cls, **kwargs):
@@ -89,7 +90,8 @@ class Op:
     def infer(cls, node: Node) -> None:
         ports = sorted(node.in_ports())
         values = [node.in_port(i).data.get_value() for i in ports]
-        if cls.foldable and ports and all(v is not None for v in values) and cls.has_evaluate():
+        if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
+                and cls.has_evaluate():
             results = cls.evaluate(node, *[node.in_value(i) if i in ports else None
                                            for i in range(max(ports) + 1)])
             if not isinstance(results, (list, tuple)):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.ops.onnx_internal import OnnxConv, OnnxConvTranspose, OnnxPool
-from extensions.ops.onnx_nn_internal import OnnxDeformConv, OnnxMaxUnpool
+from extensions.ops.onnx_nn_internal import OnnxCausalConvWithState, OnnxDeformConv, OnnxMaxUnpool
 
 AUTO_PAD = {"NOTSET": "explicit", "": "explicit", "SAME_UPPER": "same_upper", "SAME_LOWER": "same_lower",
             "VALID": "valid"}
@@ -76,3 +76,14 @@ class DeformConvExtractor(OnnxExtractor):
     def extract(cls, node):
         OnnxDeformConv.update_node(node, {**window_attrs(cls, node), "group": int(cls.attr(node, "group", 1)),
                                           "offset_group": int(cls.attr(node, "offset_group", 1))})
+
+
+class CausalConvWithStateExtractor(OnnxExtractor):
+    op_types = ("CausalConvWithState",)
+
+    @classmethod
+    def extract(cls, node):
+        activation = cls.attr(node, "activation", "none")
+        if activation not in ("none", "silu", "swish"):
+            raise ValueError(f"unknown activation '{activation}'")
+        OnnxCausalConvWithState.update_node(node, {"activation": activation, "num_outputs": 2})

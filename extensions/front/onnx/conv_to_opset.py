@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
@@ -24,13 +25,13 @@ def window(node) -> dict:
     return {k: node.get(k) for k in ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")}
 
 
-def grouped_weights(b: OpBuilder, w, group: int):
+def grouped_weights(b: OpBuilder, w, group: int) -> Port:
     """Weights [A, B, k...] -> [group, A/group, B, k...] for grouped convolutions."""
-    value = w.data.get_value()
-    if value is not None:
-        return b.Reshape(w, np.array([group, -1, *value.shape[1:]], np.int64), special_zero=False)
+    shape = w.data.get_shape()
+    if shape is not None and all(d >= 0 for d in shape):
+        return b.Reshape(w, np.array([group, -1, *shape[1:]], np.int64), special_zero=False)
     _, tail = b.VariadicSplit(b.ShapeOf(w), np.array(0, np.int64), np.array([1, -1], np.int64),
-                             num_outputs=2)
+                              num_outputs=2)
     return b.Reshape(w, b.Concat(np.array([group, -1], np.int64), tail, axis=0), special_zero=False)
 
 
@@ -42,7 +43,7 @@ def kernel_shape(node, weights_port) -> list[int] | None:
     return None if w is None else list(w.shape[2:])
 
 
-def channel_bias(b: OpBuilder, bias, n_spatial: int):
+def channel_bias(b: OpBuilder, bias, n_spatial: int) -> Port:
     """Bias [C] -> [C, 1, ...] so it broadcasts over [N, C, spatial...]."""
     return b.Unsqueeze(bias, np.arange(1, n_spatial + 1, dtype=np.int64))
 
@@ -65,15 +66,17 @@ class ConvToOpset(ReplaceOp):
         return [add_bias(b, node, conv, w)]
 
 
-def add_bias(b: OpBuilder, node, conv, w, port: int = 2):
+def add_bias(b: OpBuilder, node, conv, w, port: int = 2) -> Port:
     """``conv`` plus the optional per-channel bias of input ``port``."""
     if not node.is_in_port_connected(port):
         return conv
     n = spatial_rank(node, w)
-    if n is None:
-        raise ValueError(f"{node.fw_op} '{node.name}' has non-constant weights and no kernel_shape: "
-                         f"its rank is unknown")
-    return b.Add(conv, channel_bias(b, node.in_port(port).get_source(), n), name=node.name + "/bias")
+    bias = node.in_port(port).get_source()
+    if n is None:   # rank known only at run time: bias reshaped to [C, 1 x (rank - 2)]
+        ones = b.Broadcast(np.array([1], np.int64), b.Subtract(b.ShapeOf(b.ShapeOf(conv)), np.array([2], np.int64)))
+        target = b.Concat(np.array([-1], np.int64), ones, axis=0)
+        return b.Add(conv, b.Reshape(bias, target, special_zero=False), name=node.name + "/bias")
+    return b.Add(conv, channel_bias(b, bias, n), name=node.name + "/bias")
 
 
 def same_transposed_pads(kernel: list[int], node) -> tuple[list[int], list[int]] | None:

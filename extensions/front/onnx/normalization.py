@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
 
@@ -34,7 +35,7 @@ class LpNormalizationToOpset(ReplaceOp):
         axes = np.array([node.axis], np.int64)
         if node.p == 2:
             return [b.NormalizeL2(x, axes, eps=TINY, eps_mode="max", name=node.name)]
-        norm = b.Maximum(b.ReduceL1(x, axes, keep_dims=True), b.ConvertLike(np.float32(TINY), x))
+        norm = b.Maximum(b.ReduceL1(x, axes, keep_dims=True), scalar_like(b, TINY, x))
         return [b.Divide(x, norm, name=node.name)]
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.conv_to_opset import window
+from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
@@ -30,10 +32,10 @@ class PoolToOpset(ReplaceOp):
         return [b.AvgPool(x, name=node.name, **attrs, **{"exclude-pad": node.exclude_pad})]
 
 
-def lp_pool(b: OpBuilder, x, node, attrs: dict):
+def lp_pool(b: OpBuilder, x, node, attrs: dict) -> Port:
     """(sum over the window of |x|^p)^(1/p) = (AvgPool(|x|^p) counting pads * kernel size)^(1/p)."""
     p = node.p
-    like = lambda v: b.ConvertLike(np.float32(v), x)  # noqa: E731
+    like = lambda v: scalar_like(b, v, x)  # noqa: E731
     powered = b.Multiply(x, x) if p == 2 else b.Power(b.Abs(x), like(p))
     mean = b.AvgPool(powered, **attrs, **{"exclude-pad": False})
     if p == 1:
@@ -42,7 +44,7 @@ def lp_pool(b: OpBuilder, x, node, attrs: dict):
     return b.Sqrt(total, name=node.name) if p == 2 else b.Power(total, like(1 / p), name=node.name)
 
 
-def product(b: OpBuilder, dims: list):
+def product(b: OpBuilder, dims: list) -> Port | np.ndarray:
     """Product of a list of 1-element tensors ([1] when empty)."""
     result = np.array([1], np.int64)
     for d in dims:
@@ -50,7 +52,7 @@ def product(b: OpBuilder, dims: list):
     return result
 
 
-def column_major(b: OpBuilder, indices, x, n_spatial: int):
+def column_major(b: OpBuilder, indices, x, n_spatial: int) -> Port:
     """Flat row-major indices [N*C offset + spatial index] -> the same element's index with the
     spatial dims in column-major order (storage_order=1): the first spatial dim varies fastest."""
     _, spatial = b.VariadicSplit(b.ShapeOf(x), np.array(0, np.int64), np.array([2, -1], np.int64), num_outputs=2)
@@ -85,7 +87,7 @@ class MaxUnpoolToOpset(ReplaceOp):
         shape = b.Concat(lead, b.Add(grown, np.array(node.kernel, np.int64) - pads), axis=0)
         flat = np.array([-1], np.int64)
         size = b.ReduceProd(shape, np.array([0], np.int64), keep_dims=True)
-        zeros = b.Broadcast(b.ConvertLike(np.float32(0), x), size)
+        zeros = b.Broadcast(scalar_like(b, 0, x), size)
         scattered = b.ScatterElementsUpdate(zeros, b.Reshape(node.in_port(1).get_source(), flat, special_zero=False),
                                             b.Reshape(x, flat, special_zero=False), np.array(0, np.int64))
         if not node.is_in_port_connected(2):
