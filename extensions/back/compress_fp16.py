@@ -27,9 +27,17 @@ def fits_f16(value: np.ndarray) -> bool:
     return True
 
 
+def feeds_precision_sensitive_input(const) -> bool:
+    """Whether the Const feeds an input its consumer's op class lists in
+    ``precision_sensitive_inputs`` (values that decide shapes, such as Interpolate's scales)."""
+    return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ())
+               for port in const.out_port(0).get_destinations())
+
+
 class CompressWeightsToFP16(Transform):
     """Every f32 Const whose values fit float16 becomes an f16 Const followed by a Convert to f32
-    marked ``decompression`` in rt_info (the runtime folds it back or computes in f16)."""
+    marked ``decompression`` in rt_info (the runtime folds it back or computes in f16). Consts
+    feeding precision-sensitive inputs stay f32."""
 
     phase = "back"
 
@@ -44,7 +52,7 @@ class CompressWeightsToFP16(Transform):
             if const.element_type != "f32" or not const.out_port(0).is_connected():
                 continue
             value = np.asarray(const.value)
-            if not fits_f16(value):
+            if not fits_f16(value) or feeds_precision_sensitive_input(const):
                 continue
             b = OpBuilder(graph, const.name)
             consumers = const.out_port(0).get_destinations()

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import reversed_along
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 from mo.utils.shape import normalize_axis
 from mo.utils.types import is_int, np_dtype
 
-INT64_MIN = np.iinfo(np.int64).min
 
-
-class CumProdToMultiplyScan(ReplaceOp):
+class CumProdToMultiplyScan(MiddleReplaceOp):
     """CumProd along an axis of static length n -> ceil(log2 n) steps y = y * shift(y, s) for
     s = 1, 2, 4, ... where shift moves y by s along the axis and fills with ones (Slice + Pad).
     Exact for integers; ``exclusive`` shifts the input by one first, ``reverse`` works on the
     input reversed along the axis."""
 
-    phase = "middle"
     op = "onnx::CumProd"
 
     def replace_op(self, graph, node):
@@ -35,17 +33,13 @@ class CumProdToMultiplyScan(ReplaceOp):
         one = np.ones((), np_dtype(x.data.get_dtype()))
         axes = np.array([axis], np.int64)
 
-        def reverse(t):
-            return b.Slice(t, np.array([-1], np.int64), np.array([INT64_MIN], np.int64), np.array([-1], np.int64),
-                           axes)
-
         def shift(t, s):
             begin = np.zeros(len(shape), np.int64)
             begin[axis] = s
             head = b.Slice(t, np.array([0], np.int64), np.array([n - s], np.int64), np.array([1], np.int64), axes)
             return b.Pad(head, begin, np.zeros(len(shape), np.int64), one, pad_mode="constant")
 
-        y = reverse(x) if node.reverse else x
+        y = reversed_along(b, x, axis) if node.reverse else x
         if node.exclusive and n:
             y = shift(y, 1)
         s = 1
@@ -53,7 +47,7 @@ class CumProdToMultiplyScan(ReplaceOp):
             y = b.Multiply(y, shift(y, s))
             s *= 2
         if node.reverse:
-            y = reverse(y)
+            y = reversed_along(b, y, axis)
         return [y]
 
 

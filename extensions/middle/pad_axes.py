@@ -4,17 +4,16 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
+from extensions.front.onnx.shape_to_opset import i64
+from extensions.middle.lowering import MiddleReplaceOp, input_rank
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
+from mo.graph.node import Node
+from mo.graph.port import Port
 
 INT64_MAX = np.iinfo(np.int64).max
 
 
-def i64(*values) -> np.ndarray:
-    return np.array(values, dtype=np.int64)
-
-
-def full_pads(b: OpBuilder, node, rank: int):
+def full_pads(b: OpBuilder, node: Node, rank: int) -> tuple[Port, Port]:
     """(begins, ends) for every dim: ONNX pads [begins..., ends...] scattered to ``axes``
     (normalised modulo the rank), zeros elsewhere; folds to constants when the inputs are."""
     begin, end = b.Split(node.in_port(1).get_source(), np.int64(0), num_splits=2)
@@ -30,7 +29,7 @@ def _slice(b: OpBuilder, x, start, stop, axis: int):
     return b.Slice(x, start, stop, np.ones(1, np.int64), i64(axis))
 
 
-def wrap_pad_static(b: OpBuilder, x, begin, end) -> object:
+def wrap_pad_static(b: OpBuilder, x: Port, begin: np.ndarray, end: np.ndarray) -> Port:
     """Wrap padding with known pads, axis by axis: Concat(x[-lo:], x, x[:hi]); negative pads crop."""
     for axis, (lo, hi) in enumerate(zip(begin.tolist(), end.tolist())):
         if lo < 0 or hi < 0:
@@ -42,7 +41,7 @@ def wrap_pad_static(b: OpBuilder, x, begin, end) -> object:
     return x
 
 
-def wrap_pad_dynamic(b: OpBuilder, x, begin, end, rank: int) -> object:
+def wrap_pad_dynamic(b: OpBuilder, x: Port, begin: Port, end: Port, rank: int) -> Port:
     """Wrap padding with pads computed at run time: per axis, crop by the negative parts, then
     Concat(x[dim - lo:], x, x[:hi])."""
     zero = i64(0)
@@ -57,17 +56,14 @@ def wrap_pad_dynamic(b: OpBuilder, x, begin, end, rank: int) -> object:
     return x
 
 
-class PadAxesToOpset(ReplaceOp):
+class PadAxesToOpset(MiddleReplaceOp):
     """ONNX Pad with ``axes`` -> Pad-12 with pads for every dim; ``wrap`` -> Slice/Concat."""
 
-    phase = "middle"
     op = "onnx::Pad"
 
     def replace_op(self, graph, node):
         x = node.in_port(0).get_source()
-        rank = x.data.get_rank()
-        if rank is None:
-            raise ValueError(f"Pad '{node.name}' with axes or wrap mode needs an input of known rank")
+        rank = input_rank(node)
         b = OpBuilder(graph, node.name)
         begin, end = full_pads(b, node, rank)
         if node.mode == "wrap":
@@ -77,3 +73,29 @@ class PadAxesToOpset(ReplaceOp):
             return [b.Identity(wrap_pad_dynamic(b, x, begin, end, rank), name=node.name)]
         value = pad_value(b, node, x) if node.mode == "constant" else None
         return [b.Pad(x, begin, end, *([value] if value is not None else []), pad_mode=node.mode, name=node.name)]
+
+
+class CenterCropPadToOpset(MiddleReplaceOp):
+    """CenterCropPad -> Slice of the centred crop, then Pad-12 with zeros to the target sizes:
+    per axis, crop start (dim - size) // 2 where the dim is larger, pad begin (size - dim) // 2
+    where it is smaller."""
+
+    op = "onnx::CenterCropPad"
+
+    def replace_op(self, graph, node):
+        x = node.in_port(0).get_source()
+        rank = input_rank(node)
+        axes = node.axes if node.axes is not None else list(range(rank))
+        axes = np.array([a % rank for a in axes], np.int64)
+        b = OpBuilder(graph, node.name)
+        dims = b.Gather(b.ShapeOf(x, output_type="i64"), axes, np.int64(0))
+        sizes = b.Convert(node.in_port(1).get_source(), destination_type="i64")
+        zero, two = i64(0), i64(2)
+        start = b.Divide(b.Maximum(b.Subtract(dims, sizes), zero), two)
+        cropped = b.Slice(x, start, b.Add(start, b.Minimum(dims, sizes)), np.ones(len(axes), np.int64), axes)
+        extra = b.Maximum(b.Subtract(sizes, dims), zero)
+        before = b.Divide(extra, two)
+        zeros = np.zeros(rank, np.int64)
+        begin = b.ScatterUpdate(zeros, axes, before, np.int64(0))
+        end = b.ScatterUpdate(zeros, axes, b.Subtract(extra, before), np.int64(0))
+        return [b.Pad(cropped, begin, end, pad_mode="constant", name=node.name)]

@@ -5,35 +5,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import i64
+from extensions.middle.lowering import MiddleReplaceOp
+from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp, Transform
 
 
-def i64(*values) -> np.ndarray:
-    return np.array(values, dtype=np.int64)
-
-
-class TransposeDefaultOrder(Transform):
+class TransposeDefaultOrder(MiddleReplaceOp):
     """Transpose with no order input -> Transpose by the reversed dims of the (known) rank."""
 
-    phase = "middle"
+    op = "Transpose"
 
-    def find_and_replace_pattern(self, graph) -> None:
-        for node in graph.nodes_by_op("Transpose"):
-            if node.is_in_port_connected(1):
-                continue
+    def replace_op(self, graph, node):
+        if not node.is_in_port_connected(1):
             rank = node.in_port(0).data.get_rank()
             if rank is None:
-                raise ValueError(f"Transpose '{node.name}' has no perm and its input rank is unknown")
-            b = OpBuilder(graph, node.name)
-            b.const(np.arange(rank - 1, -1, -1, dtype=np.int64), name=node.name + "/order").connect(node.in_port(1))
+                raise GraphError(f"Transpose '{node.name}' has no perm and its input rank is unknown")
+            order = np.arange(rank - 1, -1, -1, dtype=np.int64)
+            OpBuilder(graph, node.name).const(order, name=node.name + "/order").connect(node.in_port(1))
+        return None
 
 
-class UnsqueezeDynamicAxes(ReplaceOp):
+class UnsqueezeDynamicAxes(MiddleReplaceOp):
     """Unsqueeze(x, axes) with axes unknown but of known length n -> Reshape(x, target): the
     target has ones at the (normalised) axes and x's dims, in order, elsewhere."""
 
-    phase = "middle"
     op = "Unsqueeze"
 
     def replace_op(self, graph, node):
@@ -54,11 +50,10 @@ class UnsqueezeDynamicAxes(ReplaceOp):
         return [b.Reshape(x, target, special_zero=False, name=node.name)]
 
 
-class TileDynamicRepeats(ReplaceOp):
+class TileDynamicRepeats(MiddleReplaceOp):
     """Tile(x, repeats) with repeats unknown and len(repeats) == rank(x) -> Reshape(Broadcast(
     x viewed as [1, d0, 1, d1, ...], [r0, d0, r1, d1, ...]), repeats * dims)."""
 
-    phase = "middle"
     op = "Tile"
 
     def replace_op(self, graph, node):

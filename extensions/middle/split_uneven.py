@@ -3,16 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.ops.onnx_tensor_internal import split_lengths
 from mo.graph.builder import OpBuilder
-from mo.pipeline.transform import ReplaceOp
 
 
-class SplitUnevenToOpset(ReplaceOp):
+class SplitUnevenToOpset(MiddleReplaceOp):
     """Parts of ceil(dim / n): Split when n divides a static dim, VariadicSplit with the lengths
     for another static dim, and for a dynamic dim one Slice per part (Slice clamps the last)."""
 
-    phase = "middle"
     op = "onnx::Split"
 
     def replace_op(self, graph, node):

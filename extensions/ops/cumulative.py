@@ -7,7 +7,7 @@ from mo.ops.op import Op
 from mo.utils.shape import normalize_axis
 
 
-def cumulative(x: np.ndarray, axis: int, exclusive: bool, reverse: bool, fn=np.cumsum, neutral=0):
+def cumulative(x: np.ndarray, axis: int, exclusive: bool, reverse: bool, fn=np.cumsum, neutral=0) -> np.ndarray:
     """numpy ``fn`` (cumsum/cumprod) along ``axis`` with ONNX's exclusive and reverse flags."""
     if reverse:
         x = np.flip(x, axis)

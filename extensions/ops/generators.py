@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.ops.shape import OutputTypedOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axis
 from mo.utils.types import np_dtype
@@ -49,18 +50,13 @@ class OneHot(Op):
         return [tuple(out)]
 
 
-class Eye(Op):
+class Eye(OutputTypedOp):
     """Matrices [*batch_shape, num_rows, num_columns] with ones on the diagonal shifted by
     diagonal_index (inputs 0..3) and zeros elsewhere, of ``output_type``."""
 
     op = "Eye"
     version = "opset9"
     defaults = {"output_type": "f32"}
-    ir_attrs = ("output_type",)
-
-    @classmethod
-    def type_infer(cls, node):
-        node.out_port(0).data.set_dtype(node.output_type)
 
     @classmethod
     def evaluate(cls, node, rows, cols, diagonal, batch=None):

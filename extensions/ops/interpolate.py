@@ -21,6 +21,8 @@ class Interpolate(Op):
                 "antialias": False, "pads_begin": [0], "pads_end": [0], "cube_coeff": -0.75}
     ir_attrs = ("mode", "shape_calculation_mode", "coordinate_transformation_mode", "nearest_mode",
                 "antialias", "pads_begin", "pads_end", "cube_coeff")
+    # The output size is floor(scale * dim): float16 scales would change it.
+    precision_sensitive_inputs = (1,)
 
     @classmethod
     def infer_shapes(cls, node):

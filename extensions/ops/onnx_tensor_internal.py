@@ -9,6 +9,9 @@ import math
 
 import numpy as np
 
+from extensions.ops.cumulative import cumulative
+from extensions.ops.shape import pad_array
+from mo.graph.port import Port
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axes, normalize_axis
@@ -36,6 +39,12 @@ class OnnxConstantOfShape(FrontOnlyOp):
     """A tensor of the shape in input 0 filled with ``value``."""
 
     op = "onnx::ConstantOfShape"
+
+
+class OnnxRange(FrontOnlyOp):
+    """Range whose bounds may be [1]-shaped."""
+
+    op = "onnx::Range"
 
 
 class OnnxDropout(FrontOnlyOp):
@@ -99,6 +108,12 @@ class OnnxSplit(Op):
     type = None
 
     @classmethod
+    def evaluate(cls, node, x, split=None):
+        axis = normalize_axis(node.axis, x.ndim)
+        lengths = split_lengths(x.shape[axis], cls.outputs_count(node))
+        return np.split(x, np.cumsum(lengths)[:-1], axis=axis)
+
+    @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         n = cls.outputs_count(node)
@@ -141,6 +156,13 @@ class OnnxPad(Op):
         return begin, end
 
     @classmethod
+    def evaluate(cls, node, x, pads, value=None, axes=None):
+        begin, end = cls.full_pads(node, x.ndim)
+        if value is None:
+            value = node.get("value")
+        return pad_array(x, begin, end, node.mode, value if node.mode == "constant" else None)
+
+    @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         if shape is None:
@@ -158,15 +180,28 @@ class OnnxCumProd(Op):
     op = "onnx::CumProd"
     type = None
 
+    @classmethod
+    def evaluate(cls, node, x, axis=None):
+        axis = 0 if axis is None else normalize_axis(int(np.asarray(axis).reshape(-1)[0]), x.ndim)
+        return cumulative(x, axis, node.exclusive, node.reverse, fn=np.cumprod, neutral=1)
+
 
 class OnnxResize(Op):
-    """ONNX Resize / Upsample, normalised to inputs (X, roi, scales, sizes) and attributes
-    ``mode``, ``coordinate_transformation_mode``, ``nearest_mode``, ``cubic_coeff_a``,
-    ``exclude_outside``, ``antialias``, ``axes``, ``keep_aspect_ratio_policy``; lowered to
-    Interpolate in the middle phase."""
+    """ONNX Resize / Upsample: scales in input ``scales_port``, sizes in input ``sizes_port``
+    (None for the old forms), attributes as Interpolate's plus ``axes``, ``exclude_outside``,
+    ``keep_aspect_ratio_policy``; lowered to Interpolate in the middle phase."""
 
     op = "onnx::Resize"
     type = None
+
+    @classmethod
+    def target(cls, node, key: str) -> Port | None:
+        """The output port feeding the scales or sizes, or None when absent or empty."""
+        port = node.get(key)
+        if port is None or not node.is_in_port_connected(port):
+            return None
+        shape = node.in_shape(port)
+        return None if shape is not None and shape == (0,) else node.in_port(port).get_source()
 
     @classmethod
     def axes(cls, node, rank: int) -> list[int]:
@@ -176,33 +211,84 @@ class OnnxResize(Op):
     @classmethod
     def output_sizes(cls, node, shape) -> list[int] | None:
         """Sizes of the resized axes when the scales or sizes are constant, else None."""
-        axes = cls.axes(node, len(shape))
-        sizes = node.in_value(3) if node.is_in_port_connected(3) else None
-        if sizes is not None and sizes.size:
-            sizes = _ints(sizes)
-            policy = node.get("keep_aspect_ratio_policy", "stretch")
-            in_dims = [shape[a] for a in axes]
-            if policy == "stretch":
-                return sizes
-            if any(d < 0 for d in in_dims):
+        dims = [shape[a] for a in cls.axes(node, len(shape))]
+        sizes = cls.target(node, "sizes_port")
+        if sizes is not None:
+            sizes = sizes.data.get_value()
+            if sizes is None:
                 return None
-            pick = min if policy == "not_larger" else max
-            scale = pick(s / d for s, d in zip(sizes, in_dims))
-            return [int(math.floor(scale * d + 0.5)) for d in in_dims]
-        scales = node.in_value(2) if node.is_in_port_connected(2) else None
-        if scales is None or not scales.size:
+            sizes = _ints(sizes)
+            if node.keep_aspect_ratio_policy == "stretch":
+                return sizes
+            if any(d < 0 for d in dims):
+                return None
+            pick = min if node.keep_aspect_ratio_policy == "not_larger" else max
+            scale = pick(s / d for s, d in zip(sizes, dims))
+            return [int(math.floor(scale * d + 0.5)) for d in dims]
+        scales = cls.target(node, "scales_port")
+        scales = None if scales is None else scales.data.get_value()
+        if scales is None:
             return None
-        dims = [shape[a] for a in axes]
-        return [DYN if d < 0 else int(math.floor(d * float(s))) for d, s in zip(dims, scales.reshape(-1))]
+        return [DYN if d < 0 else int(math.floor(d * float(s) + 1e-5)) for d, s in zip(dims, scales.reshape(-1))]
 
     @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         if shape is None:
             return [None]
-        axes = cls.axes(node, len(shape))
         sizes = cls.output_sizes(node, shape)
         out = list(shape)
-        for i, a in enumerate(axes):
+        for i, a in enumerate(cls.axes(node, len(shape))):
             out[a] = DYN if sizes is None else sizes[i]
         return [tuple(out)]
+
+
+class OnnxCenterCropPad(Op):
+    """Crops or zero-pads the ``axes`` (all by default) of input 0, centred, to the sizes in
+    input 1; lowered in the middle phase where the rank is known."""
+
+    op = "onnx::CenterCropPad"
+    type = None
+
+    @classmethod
+    def evaluate(cls, node, x, sizes):
+        axes = list(range(x.ndim)) if node.get("axes") is None else normalize_axes(node.axes, x.ndim)
+        begin, end = [0] * x.ndim, [0] * x.ndim
+        for a, size in zip(axes, sizes.reshape(-1).tolist()):
+            diff = int(size) - x.shape[a]
+            begin[a] = -((-diff) // 2) if diff < 0 else diff // 2
+            end[a] = diff - begin[a]
+        return pad_array(x, begin, end, "constant")
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is None:
+            return [None]
+        axes = node.get("axes")
+        axes = list(range(len(shape))) if axes is None else normalize_axes(axes, len(shape))
+        sizes = node.in_value(1)
+        out = list(shape)
+        for i, a in enumerate(axes):
+            out[a] = DYN if sizes is None else int(sizes.reshape(-1)[i])
+        return [tuple(out)]
+
+
+class OnnxCol2Im(Op):
+    """ONNX Col2Im: [N, C * prod(block_shape), L] -> [N, C, *image_shape] (inputs 1 and 2) with
+    ``strides``, ``dilations``, ``pads_begin``/``pads_end`` (None: defaults); lowered in the
+    middle phase, where the number of image dims is known, to Col2Im-15 (2-D) or to a scatter-add
+    (other ranks)."""
+
+    op = "onnx::Col2Im"
+    type = None
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape, image, block = node.in_shape(0), node.in_value(1), node.in_value(2)
+        n = node.in_shape(1)
+        if shape is None or n is None or n[0] < 0:
+            return [None]
+        channels = DYN if block is None or shape[1] < 0 else shape[1] // int(np.prod(block))
+        spatial = (DYN,) * n[0] if image is None else tuple(_ints(image))
+        return [(shape[0], channels) + spatial]

@@ -90,6 +90,9 @@ class Col2Im(Op):
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         size, kernel = node.in_value(1), node.in_value(2)
+        for port in (1, 2):
+            if node.in_shape(port) not in (None, (2,)):
+                raise ValueError(f"input {port} has shape {list(node.in_shape(port))}: Col2Im makes 2-D images only")
         if shape is None:
             return [None]
         spatial = (DYN, DYN) if size is None else tuple(int(s) for s in size.reshape(-1))

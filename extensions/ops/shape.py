@@ -8,15 +8,21 @@ from mo.ops.op import Op
 from mo.utils.shape import DYN, broadcast_shapes, dim_product, is_static, normalize_axis
 
 
-class ShapeOf(Op):
-    op = "ShapeOf"
-    version = "opset3"
+class OutputTypedOp(Op):
+    """Base of ops whose (first) output has the element type of the ``output_type`` attribute."""
+
+    abstract = True
     defaults = {"output_type": "i64"}
     ir_attrs = ("output_type",)
 
     @classmethod
     def type_infer(cls, node):
         node.out_port(0).data.set_dtype(node.output_type)
+
+
+class ShapeOf(OutputTypedOp):
+    op = "ShapeOf"
+    version = "opset3"
 
     @classmethod
     def infer(cls, node):
@@ -367,13 +373,13 @@ class VariadicSplit(Op):
         return [tuple(s if i == axis else d for i, d in enumerate(shape)) for s in sizes]
 
 
-class Range(Op):
+class Range(OutputTypedOp):
     """start, stop, step inputs -> 1-D sequence of ``output_type`` (None: the type of start)."""
 
     op = "Range"
     version = "opset4"
-    defaults = {"output_type": "i64"}
-    ir_attrs = ("output_type",)
+    # The length is ceil((stop - start) / step): float16 bounds would change it.
+    precision_sensitive_inputs = (0, 1, 2)
 
     @classmethod
     def type_infer(cls, node):
@@ -393,6 +399,18 @@ class Range(Op):
         return [(DYN,)]
 
 
+def pad_array(x: np.ndarray, begin, end, mode: str, value=None) -> np.ndarray:
+    """numpy padding by per-dim ``begin`` / ``end`` (negative values crop) in mode constant (with
+    ``value``, default 0), edge, reflect, symmetric or wrap."""
+    begin = [int(b) for b in np.asarray(begin).reshape(-1)]
+    end = [int(e) for e in np.asarray(end).reshape(-1)]
+    x = x[tuple(slice(max(-b, 0), x.shape[i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))]
+    width = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
+    if mode == "constant":
+        return np.pad(x, width, mode="constant", constant_values=0 if value is None else np.asarray(value).reshape(()))
+    return np.pad(x, width, mode=mode)
+
+
 class Pad(Op):
     """Pads input 0 by pads_begin (input 1) and pads_end (input 2) with ``pad_mode``; the
     constant mode uses input 3 (default 0). Negative pads crop."""
@@ -404,15 +422,7 @@ class Pad(Op):
 
     @classmethod
     def evaluate(cls, node, x, begin, end, value=None):
-        begin = [int(b) for b in begin.reshape(-1)]
-        end = [int(e) for e in end.reshape(-1)]
-        crop = tuple(slice(max(-b, 0), x.shape[i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))
-        x = x[crop]
-        width = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
-        mode = {"constant": "constant", "edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[node.pad_mode]
-        if mode == "constant":
-            return np.pad(x, width, mode="constant", constant_values=0 if value is None else value.reshape(()).item())
-        return np.pad(x, width, mode=mode)
+        return pad_array(x, begin, end, node.pad_mode, value)
 
     @classmethod
     def infer_shapes(cls, node):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.ops.shape import OutputTypedOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axis
 from mo.utils.types import np_dtype
@@ -52,7 +53,7 @@ class TopK(Op):
         return [out, out]
 
 
-def unique(x: np.ndarray, axis: int | None, sorted_: bool):
+def unique(x: np.ndarray, axis: int | None, sorted_: bool) -> tuple[np.ndarray, ...]:
     """(unique values, first-occurrence indices, inverse indices, counts) of ``x`` as numpy
     computes them, reordered by first occurrence when not ``sorted_``."""
     values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
@@ -105,17 +106,11 @@ class Unique(Op):
         return [out, (DYN,), (shape[axis],), (DYN,)]
 
 
-class NonZero(Op):
+class NonZero(OutputTypedOp):
     """Indices of the non-zero elements, one row per input dimension: [rank, count]."""
 
     op = "NonZero"
     version = "opset3"
-    defaults = {"output_type": "i64"}
-    ir_attrs = ("output_type",)
-
-    @classmethod
-    def type_infer(cls, node):
-        node.out_port(0).data.set_dtype(node.output_type)
 
     @classmethod
     def evaluate(cls, node, x):

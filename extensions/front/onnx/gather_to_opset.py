@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import as_scalar
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
 
@@ -34,7 +35,7 @@ class OneHotToOpset(ReplaceOp):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        depth = b.Convert(b.Reshape(node.in_port(1).get_source(), np.zeros(0, np.int64), special_zero=False),
+        depth = b.Convert(as_scalar(b, node.in_port(1).get_source()),
                           destination_type="i64")
         values = node.in_port(2).get_source()
         off = b.Gather(values, np.int64(0), np.int64(0), batch_dims=0)

@@ -1,10 +1,10 @@
-"""Extractor of ONNX Pad: ``pads`` / ``value`` attributes before opset 11, inputs (data, pads,
-constant_value, axes) after."""
+"""Extractors of ONNX Pad (``pads`` / ``value`` attributes before opset 11, inputs (data, pads,
+constant_value, axes) after) and CenterCropPad."""
 from __future__ import annotations
 
 from extensions.front.onnx.const_inputs import add_const_input
 from extensions.load.onnx.attributes import OnnxExtractor
-from extensions.ops.onnx_tensor_internal import OnnxPad
+from extensions.ops.onnx_tensor_internal import OnnxCenterCropPad, OnnxPad
 
 MODES = ("constant", "reflect", "edge", "wrap")
 
@@ -22,3 +22,11 @@ class PadExtractor(OnnxExtractor):
             add_const_input(node, 1, cls.ints(node, "pads", cls.ints(node, "paddings")), "pads")
             attrs["value"] = float(cls.attr(node, "value", 0.0))
         OnnxPad.update_node(node, attrs)
+
+
+class CenterCropPadExtractor(OnnxExtractor):
+    op_types = ("CenterCropPad",)
+
+    @classmethod
+    def extract(cls, node):
+        OnnxCenterCropPad.update_node(node, {"axes": cls.ints(node, "axes")})

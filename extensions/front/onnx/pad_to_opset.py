@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import as_scalar
 from mo.graph.builder import OpBuilder
+from mo.graph.node import Node
+from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
 
-def pad_value(b: OpBuilder, node, x):
+def pad_value(b: OpBuilder, node: Node, x: Port) -> Port | None:
     """The scalar padding value: input 2, the ``value`` attribute of old opsets, or None (0)."""
     if node.is_in_port_connected(2):
-        return b.Reshape(node.in_port(2).get_source(), np.zeros(0, np.int64), special_zero=False)
+        return as_scalar(b, node.in_port(2).get_source())
     if node.value:
         return b.ConvertLike(np.float32(node.value), x)
     return None

@@ -7,12 +7,18 @@ import numpy as np
 
 from extensions.front.onnx.const_inputs import add_const_input
 from extensions.load.onnx.attributes import OnnxExtractor
-from extensions.ops.onnx_tensor_internal import OnnxConstantOfShape, OnnxDropout, OnnxFlatten, OnnxShape, OnnxSize
+from extensions.ops.onnx_tensor_internal import (
+    OnnxConstantOfShape,
+    OnnxDropout,
+    OnnxFlatten,
+    OnnxRange,
+    OnnxShape,
+    OnnxSize,
+)
 from extensions.ops.rearrange import DepthToSpace, SpaceToDepth
 from extensions.ops.shape import (
     Broadcast,
     Concat,
-    Range,
     Reshape,
     ReverseSequence,
     ShapeOf,
@@ -135,7 +141,7 @@ class RangeExtractor(OnnxExtractor):
 
     @classmethod
     def extract(cls, node):
-        Range.update_node(node, {"output_type": None})
+        OnnxRange.update_node(node)
 
 
 class ReverseSequenceExtractor(OnnxExtractor):

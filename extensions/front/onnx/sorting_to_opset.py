@@ -3,29 +3,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.shape_to_opset import as_scalar, reversed_along
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import ReplaceOp
 
-INT64_MIN = np.iinfo(np.int64).min
-
-
-def scalar(b: OpBuilder, port):
-    """A one-element tensor reshaped to a scalar."""
-    return b.Reshape(port, np.zeros(0, np.int64), special_zero=False)
-
 
 class TopKToOpset(ReplaceOp):
-    """ONNX TopK -> TopK-11 with a scalar k, i64 indices and ``stable`` (ONNX puts the lower
-    index first among equal values)."""
+    """ONNX TopK -> TopK-11 with a scalar k, i64 indices and, when sorted, ``stable`` (ONNX puts
+    the lower index first among equal values); unsorted results may come in any order."""
 
     op = "onnx::TopK"
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        values, indices = b.TopK(node.in_port(0).get_source(), scalar(b, node.in_port(1).get_source()),
+        values, indices = b.TopK(node.in_port(0).get_source(), as_scalar(b, node.in_port(1).get_source()),
                                  axis=node.axis, mode="max" if node.largest else "min",
                                  sort="value" if node.sorted else "none", index_element_type="i64",
-                                 stable=True, name=node.name)
+                                 stable=node.sorted, name=node.name)
         return [values, indices]
 
 
@@ -40,7 +34,7 @@ class ArgMinMaxToTopK(ReplaceOp):
         x = node.in_port(0).get_source()
         axis = np.array([node.axis], np.int64)
         if node.select_last_index:
-            x = b.Slice(x, np.array([-1], np.int64), np.array([INT64_MIN], np.int64), np.array([-1], np.int64), axis)
+            x = reversed_along(b, x, node.axis)
         final = node.name if node.keepdims else None
         _, index = b.TopK(x, np.int64(1), axis=node.axis, mode=node.mode, sort="value", index_element_type="i64",
                           stable=True, name=None if node.select_last_index else final)

@@ -1,0 +1,43 @@
+"""infer of TopK-11, Unique-10 and NonZero-3."""
+import numpy as np
+
+from tests.utils.graphs import infer_op
+
+
+def test_topk_shapes_and_types():
+    values, indices = infer_op("TopK", ((2, 7, -1), "f32"), np.int64(3), axis=1, index_element_type="i64")
+    assert values.data.get_shape() == indices.data.get_shape() == (2, 3, -1)
+    assert values.data.get_dtype() == "f32" and indices.data.get_dtype() == "i64"
+    values, _ = infer_op("TopK", ((2, 2), "f32"), ((), "i64"), axis=0)
+    assert values.data.get_shape() == (-1, 2)
+
+
+def test_topk_stable_folding():
+    x = np.array([[1, 3, 3, 2]], np.float32)
+    values, indices = infer_op("TopK", x, np.int64(2), axis=1, mode="max", stable=True)
+    np.testing.assert_array_equal(values.data.get_value(), [[3, 3]])
+    np.testing.assert_array_equal(indices.data.get_value(), [[1, 2]])
+    values, indices = infer_op("TopK", x, np.int64(2), axis=-1, mode="min", sort="index")
+    np.testing.assert_array_equal(indices.data.get_value(), [[0, 3]])
+
+
+def test_unique_flat_and_axis():
+    y, idx, inv, counts = infer_op("Unique", ((2, 3), "f32"))
+    assert [p.data.get_shape() for p in (y, idx, inv, counts)] == [(-1,), (-1,), (6,), (-1,)]
+    y, _, inv, _ = infer_op("Unique", ((4, 3), "f32"), np.int64(1))
+    assert y.data.get_shape() == (4, -1) and inv.data.get_shape() == (3,)
+
+
+def test_unique_unsorted_folds_in_first_occurrence_order():
+    y, idx, inv, counts = infer_op("Unique", np.array([2, 1, 2, 3, 1], np.int64), sorted=False)
+    np.testing.assert_array_equal(y.data.get_value(), [2, 1, 3])
+    np.testing.assert_array_equal(idx.data.get_value(), [0, 1, 3])
+    np.testing.assert_array_equal(inv.data.get_value(), [0, 1, 0, 2, 1])
+    np.testing.assert_array_equal(counts.data.get_value(), [2, 2, 1])
+
+
+def test_nonzero():
+    (out,) = infer_op("NonZero", ((2, -1, 3), "f32"))
+    assert out.data.get_shape() == (3, -1) and out.data.get_dtype() == "i64"
+    (out,) = infer_op("NonZero", np.array([[0, 1], [2, 0]]))
+    np.testing.assert_array_equal(out.data.get_value(), [[0, 1], [1, 0]])
