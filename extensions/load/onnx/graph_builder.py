@@ -54,7 +54,7 @@ class OnnxGraphBuilder:
         for inp in graph_proto.input:
             if inp.name in tensors:
                 continue   # an initializer listed as input: its value is the default, kept constant
-            et, shape = type_proto_info(inp.type)
+            et, shape = type_proto_info(inp.type, f" of input '{inp.name}'")
             if not inp.type.HasField("tensor_type") and inp.type.WhichOneof("value") is not None:
                 kind = inp.type.WhichOneof("value")
                 if not is_body:
@@ -76,7 +76,7 @@ class OnnxGraphBuilder:
                 raise InputModelError(f"Graph output '{out.name}' is not produced by any node.")
             result = result_op.create(graph, (), name=f"{out.name}/sink_port_0")
             graph.node(src[0]).out_port(src[1]).connect(result.in_port(0))
-            et, shape = type_proto_info(out.type)
+            et, shape = type_proto_info(out.type, f" of output '{out.name}'")
             result["onnx_output"] = out.name
             result["declared_type"] = et
             result["declared_shape"] = shape

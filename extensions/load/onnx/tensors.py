@@ -5,6 +5,7 @@ leaves the model's folder is refused.
 """
 from __future__ import annotations
 
+import logging
 import os
 
 import numpy as np
@@ -19,16 +20,26 @@ ONNX_TO_ET = {
 }
 ONNX_TYPE_NAMES = {
     14: "complex64", 15: "complex128", 18: "float8e4m3fnuz", 20: "float8e5m2fnuz", 23: "float4e2m1",
-    24: "float8e8m0",
+    24: "float8e8m0", 25: "uint2", 26: "int2",
 }
+# Types OpenVINO lacks whose every value a wider OpenVINO type holds exactly: model inputs and
+# initializers of these types are widened (a Cast *to* them stays unsupported: it must round).
+WIDENED = {18: "f32", 20: "f32", 23: "f32", 24: "f32", 25: "u8", 26: "i8"}
+
+log = logging.getLogger("mo")
 
 
-def element_type_of(onnx_type: int, where: str = "") -> str:
-    try:
+def element_type_of(onnx_type: int, where: str = "", widen: bool = False) -> str:
+    """OpenVINO element type of an ONNX type; with ``widen``, a type OpenVINO lacks becomes the
+    wider type that represents all its values (with a warning), otherwise it is an error."""
+    if onnx_type in ONNX_TO_ET:
         return ONNX_TO_ET[onnx_type]
-    except KeyError:
-        name = ONNX_TYPE_NAMES.get(onnx_type, str(onnx_type))
-        raise InputModelError(f"ONNX element type {name}{where} has no OpenVINO equivalent.") from None
+    name = ONNX_TYPE_NAMES.get(onnx_type, str(onnx_type))
+    if widen and onnx_type in WIDENED:
+        log.warning("ONNX element type %s%s is widened to %s, which holds all its values (OpenVINO has no %s).",
+                    name, where, WIDENED[onnx_type], name)
+        return WIDENED[onnx_type]
+    raise InputModelError(f"ONNX element type {name}{where} has no OpenVINO equivalent.")
 
 
 def _check_location(model_dir: str, location: str, tensor_name: str) -> str:
@@ -72,10 +83,11 @@ def tensor_to_array(tensor, model_dir: str | None = None, raw=None) -> tuple[np.
     elsewhere (a memoryview of the mapped model file), read without a copy."""
     from onnx import TensorProto, numpy_helper
 
-    et = element_type_of(tensor.data_type, f" of tensor '{tensor.name}'")
+    et = element_type_of(tensor.data_type, f" of tensor '{tensor.name}'", widen=True)
     shape = tuple(int(d) for d in tensor.dims)
+    widened = tensor.data_type in WIDENED
     if raw is not None:
-        if et in _DIRECT:
+        if et in _DIRECT and not widened:
             from mo.utils.types import np_dtype
             dtype = np_dtype(et)
             count = int(np.prod(shape, dtype=np.int64))
@@ -85,7 +97,7 @@ def tensor_to_array(tensor, model_dir: str | None = None, raw=None) -> tuple[np.
             return np.frombuffer(raw, dtype=dtype, count=count).reshape(shape), et
         tensor = _with_raw(tensor, raw)
     if tensor.data_location == TensorProto.EXTERNAL and et not in ("string",):
-        if et in _DIRECT:
+        if et in _DIRECT and not widened:
             from mo.utils.types import np_dtype
             return _external_array(tensor, model_dir, np_dtype(et), shape), et
         if model_dir is None:
@@ -97,7 +109,10 @@ def tensor_to_array(tensor, model_dir: str | None = None, raw=None) -> tuple[np.
         value = numpy_helper.to_array(tensor)
     except Exception as e:
         raise InputModelError(f"Cannot read the data of tensor '{tensor.name}': {e}") from e
-    if et == "string":
+    if widened:
+        from mo.utils.types import np_dtype
+        value = value.astype(np.float32).astype(np_dtype(et))
+    elif et == "string":
         value = np.array([v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in value.reshape(-1)],
                          dtype=object).reshape(value.shape)
     elif et in ("bf16", "f8e4m3", "f8e5m2"):
@@ -115,13 +130,13 @@ def _with_raw(tensor, raw):
     return full
 
 
-def type_proto_info(type_proto) -> tuple[str | None, tuple | None]:
+def type_proto_info(type_proto, where: str = "", widen: bool = True) -> tuple[str | None, tuple | None]:
     """(element type, shape) of a tensor TypeProto; shape dims -1 when symbolic, shape None when
     the rank is unknown."""
     if not type_proto.HasField("tensor_type"):
         return None, None
     tt = type_proto.tensor_type
-    et = ONNX_TO_ET.get(tt.elem_type) if tt.elem_type else None
+    et = element_type_of(tt.elem_type, where, widen) if tt.elem_type else None
     if not tt.HasField("shape"):
         return et, None
     dims = []
