@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -79,13 +80,16 @@ def case_ops(case: Case) -> str:
     model = case.model if case.model is not None else onnx.load(case.model_path)
     if case.kind != "node":
         return f"({case.kind})"
+    if "_expanded" in case.name:
+        twin = re.sub(r"_expanded(_ver\d+)?$", "", case.name)
+        if twin in node_cases() and twin != case.name:
+            return f"{case_ops(node_cases()[twin])} (as its function body)"
+        return "(function bodies)"
     types = []
     for n in model.graph.node:
         if n.op_type not in types:
             types.append(n.op_type)
-    if "_expanded" in case.name or len(types) > 3:
-        return "(function expansions)"
-    return "+".join(types)
+    return "+".join(types) if len(types) <= 3 else "(several operators)"
 
 
 def load_expected_failures(path: str) -> dict[str, str]:
