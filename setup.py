@@ -2,20 +2,22 @@
 from setuptools import find_packages, setup
 
 ONNX = ["onnx>=1.16", "onnxruntime"]
+PYTORCH = ["torch==2.13.0", "transformers"]
 TEST = ["pytest>=8", "pytest-xdist>=3", "ruff", "openvino>=2025.0"]
 
 setup(
     name="mo",
     version="0.1.0",
-    description="Model optimizer: converts ONNX models to OpenVINO IR v11",
+    description="Model optimizer: converts ONNX and PyTorch models to OpenVINO IR v11",
     packages=find_packages(include=["mo", "mo.*", "extensions", "extensions.*"]),
     py_modules=[],
     python_requires=">=3.10",
     install_requires=["numpy>=1.24", "networkx>=3.0", "protobuf>=4.21", "defusedxml>=0.7"],
     extras_require={
         "onnx": ONNX,
+        "pytorch": PYTORCH,
         "test": TEST,
-        "all": ONNX + TEST,
+        "all": ONNX + PYTORCH + TEST,
     },
     entry_points={"console_scripts": ["mo=mo.main:entry"]},
 )
