@@ -38,8 +38,8 @@ class Op:
         super().__init_subclass__(**kwargs)
         if "abstract" not in cls.__dict__:
             cls.abstract = False
-        if cls.type == "":
-            cls.type = cls.op
+        if cls.type == "" or ("op" in cls.__dict__ and "type" not in cls.__dict__ and cls.type is not None):
+            cls.type = cls.op     # a subclass naming its own op is written as that op, not as its parent
 
     # ------------------------------------------------------------------ creation
     @classmethod

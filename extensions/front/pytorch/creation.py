@@ -29,7 +29,8 @@ IDENTITIES = ("aten::contiguous", "aten::clone", "aten::detach", "aten::alias", 
               "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
               "aten::ScalarImplicit", "aten::lift", "aten::_unsafe_view_as", "aten::resolve_conj",
               "aten::resolve_neg", "aten::positive", "prim::data", "aten::cpu", "aten::cuda", "aten::pin_memory",
-              "aten::requires_grad_", "aten::set_grad_enabled", "aten::native_dropout")
+              "aten::requires_grad_", "aten::set_grad_enabled", "aten::native_dropout", "aten::item",
+              "aten::_local_scalar_dense")
 FILLS = {"aten::zeros": 0, "aten::ones": 1, "aten::empty": 0, "aten::full": None, "aten::zeros_like": 0,
          "aten::ones_like": 1, "aten::empty_like": 0, "aten::full_like": None, "aten::new_zeros": 0,
          "aten::new_ones": 1, "aten::new_empty": 0, "aten::new_full": None, "aten::empty_strided": 0,
@@ -76,6 +77,8 @@ class AtenIdentity(AtenOp):
         x = a.tensor(0)
         if node.fw_op == "aten::native_dropout":
             return [x, b.Broadcast(b.const(np.array(True)), shape_of(b, x))]
+        if node.fw_op in ("aten::item", "aten::_local_scalar_dense") and x.data.get_rank() != 0:
+            return [b.Reshape(x, b.const(np.array([], np.int64)), special_zero=False)]
         return [x]
 
 

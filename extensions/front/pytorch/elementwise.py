@@ -79,6 +79,8 @@ class AtenBinary(AtenOp):
             exponent = a.value(1)
             if exponent is not None and np.any(np.asarray(exponent) < 0):
                 raise ConversionError("Integers to negative integer powers are not allowed in PyTorch.")
+        if et == "boolean":   # computed on 0/1 and read back as booleans (True + True is True)
+            return [convert(b, b.op(ARITHMETIC[kind], convert(b, x, "u8"), convert(b, y, "u8")), "boolean")]
         return [b.op(ARITHMETIC[kind], x, y)]
 
 

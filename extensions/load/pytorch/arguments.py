@@ -136,14 +136,21 @@ class AtenArgs:
 
 
 class PyTorchExtractor(Extractor):
-    """Base of PyTorch extractors: ``op_types`` are ATen names (``aten::relu``); the default
-    ``extract`` turns the node into ``op_class`` (usually a lowering, see
-    ``extensions/front/pytorch/aten.py``)."""
+    """Base of PyTorch extractors. ``lowerings`` maps each op class (usually an ``AtenOp``, see
+    ``extensions/front/pytorch/aten.py``) to the ATen names (``aten::relu``) it handles; those
+    names become ``op_types`` and ``extract`` turns a node into the op class of its name.
+    Extractors that decide otherwise override ``extract``."""
 
     abstract = True
     framework = "pytorch"
-    op_class = None
+    lowerings: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("lowerings"):
+            cls._classes = {name: op for op, names in cls.lowerings.items() for name in names}
+            cls.op_types = tuple(cls._classes)
 
     @classmethod
     def extract(cls, node: Node) -> None:
-        cls.op_class.update_node(node)
+        cls._classes[node.fw_op].update_node(node)

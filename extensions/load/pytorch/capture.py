@@ -14,6 +14,7 @@ import inspect
 import logging
 import os
 import sys
+import warnings
 import zipfile
 from typing import Any, NamedTuple
 
@@ -98,7 +99,8 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
     args, kwargs = example_inputs(example_input)
     model.eval()
     try:
-        with torch.no_grad():
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             program = torch.export.export(model, args, kwargs, dynamic_shapes=_dynamic_shapes(model, args, kwargs,
                                                                                              input_specs))
         log.info("Captured %s with torch.export", name)
@@ -107,7 +109,8 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
         log.info("torch.export of %s failed (%s: %s); capturing with torch.jit.trace", name, type(e).__name__,
                  str(e).splitlines()[0] if str(e) else "")
     try:
-        with torch.no_grad():
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             if kwargs:
                 traced = torch.jit.trace(model, example_kwarg_inputs=_as_kwargs(model, args, kwargs), strict=False,
                                          check_trace=False)

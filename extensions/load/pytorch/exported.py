@@ -14,6 +14,7 @@ import logging
 import math
 import operator
 import re
+import warnings
 from typing import Any
 
 from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
@@ -67,7 +68,9 @@ class ExportedProgramDecoder:
     def decode(self) -> None:
         program = self.program
         try:
-            program = program.run_decompositions({})
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                program = program.run_decompositions({})
         except Exception as e:   # a program that cannot be functionalised is decoded as it is
             log.warning("Could not functionalise the exported program (%s: %s); in-place writes into views "
                         "may be missed.", type(e).__name__, e)

@@ -121,7 +121,10 @@ class TorchScriptDecoder:
         outs = list(node.outputs())
         env = self.b.env
         if kind == "prim::Constant":
-            env[outs[0].unique()] = outs[0].toIValue() if outs else None
+            value = outs[0].toIValue() if outs else None
+            if _is_tensor_like(value) and value.dim() == 0 and not value.is_complex():
+                value = value.item()    # a Python number the tracer recorded as a 0-d tensor
+            env[outs[0].unique()] = value
             return
         if kind in _IGNORED:
             return

@@ -1,0 +1,9 @@
+"""Extractor of the ATen normalizations."""
+from __future__ import annotations
+
+from extensions.front.pytorch.normalization import BATCH_NORMS, OTHER_NORMS, AtenBatchNorm, AtenNorm
+from extensions.load.pytorch.arguments import PyTorchExtractor
+
+
+class NormalizationExtractor(PyTorchExtractor):
+    lowerings = {AtenBatchNorm: BATCH_NORMS, AtenNorm: OTHER_NORMS}
