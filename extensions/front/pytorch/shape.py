@@ -304,6 +304,24 @@ class AtenNarrow(AtenOp):
         return [sliced(b, x, axis, start, stop)]
 
 
+class AtenDiff(AtenOp):
+    """diff(n, dim, prepend, append): n times x[1:] - x[:-1] along dim (booleans: not-equal)."""
+
+    op = "pytorch::Diff"
+
+    @classmethod
+    def build(cls, node, a, b):
+        x = a.tensor(0)
+        axis = norm_axis(a.const("dim", -1), rank_of(x, node), node)
+        parts = [a.tensor(k) for k in ("prepend",) if not a.is_none(k)] + [x] + \
+            [a.tensor(k) for k in ("append",) if not a.is_none(k)]
+        y = b.Concat(*[convert(b, p, x.data.get_dtype()) for p in parts], axis=axis) if len(parts) > 1 else x
+        for _ in range(int(a.const("n", 1))):
+            later, earlier = sliced(b, y, axis, 1, INT64_MAX), sliced(b, y, axis, 0, -1)
+            y = b.NotEqual(later, earlier) if y.data.get_dtype() == "boolean" else b.Subtract(later, earlier)
+        return [y]
+
+
 class AtenTriangle(AtenOp):
     """tril / triu(diagonal): the elements on one side of a diagonal of the last two dims."""
 

@@ -19,6 +19,7 @@ class ShapeExtractor(PyTorchExtractor):
                        "aten::unsafe_chunk"),
         sh.AtenFlip: ("aten::flip", "aten::roll"),
         sh.AtenNarrow: ("aten::narrow",),
+        sh.AtenDiff: ("aten::diff",),
         sh.AtenTriangle: ("aten::tril", "aten::triu"),
         sh.AtenPixelShuffle: ("aten::pixel_shuffle", "aten::pixel_unshuffle"),
     }
