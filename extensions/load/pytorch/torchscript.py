@@ -49,7 +49,7 @@ def source_of(node) -> str | None:
     for path, line in frames:
         if not is_torch_file(path):
             return f"{path}:{line}"
-    printed = str(node).split(" # ", 1)
+    printed = str(node).splitlines()[0].split(" # ", 1)
     if len(printed) == 2 and printed[1].strip() not in ("", ":0:0"):
         return printed[1].strip().rsplit(":", 1)[0]
     return f"{frames[0][0]}:{frames[0][1]}" if frames else None
@@ -154,6 +154,9 @@ class TorchScriptDecoder:
         if kind == "prim::If":
             self._if(node, ins[0], outs)
             return
+        if kind == "prim::Loop" and is_number(ins[0]) and ins[1] is True:
+            self._unrolled_loop(node, int(ins[0]), ins[2:], outs)
+            return
         if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
             try:
                 env[outs[0].unique()] = _CONST_FOLD[kind](*ins)
@@ -222,6 +225,25 @@ class TorchScriptDecoder:
 
     def _dynamic_index(self, node):
         raise InputModelError(f"Indexing a list by a computed index at {source_of(node)} is not supported.")
+
+    def _unrolled_loop(self, node, count: int, carried: list, outs) -> None:
+        """A loop with a trip count known at load time, decoded once per iteration; a loop that
+        may stop early (its condition is computed) is left as an unsupported node."""
+        block = next(iter(node.blocks()))
+        params = list(block.inputs())
+        results = list(block.outputs())
+        values = list(carried)
+        for i in range(count):
+            self.b.env[params[0].unique()] = i
+            for param, value in zip(params[1:], values):
+                self.b.env[param.unique()] = value
+            self.decode_block(block)
+            if self.b.env[results[0].unique()] is not True:
+                raise InputModelError(f"A loop at {source_of(node)} stops on a condition the model computes; "
+                                      f"only loops with a known number of iterations are supported.")
+            values = [self.b.env[v.unique()] for v in results[1:]]
+        for out, value in zip(outs, values):
+            self.b.env[out.unique()] = value
 
     def _if(self, node, cond, outs) -> None:
         if isinstance(cond, Port):
