@@ -1,12 +1,8 @@
 """Lowering of the ATen matrix products: linear, addmm, matmul / mm / bmm / mv / dot, baddbmm,
-einsum, and scaled_dot_product_attention (as MatMul, Softmax, MatMul)."""
+einsum, and scaled_dot_product_attention."""
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from extensions.front.pytorch.aten import AtenOp, const, convert, dim_size, promoted, rank_of
+from extensions.front.pytorch.aten import AtenOp, const, convert, promoted, rank_of
 from mo.errors import ConversionError
 
 PRODUCTS = ("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot", "aten::inner")
@@ -65,9 +61,9 @@ class AtenEinsum(AtenOp):
 
 
 class AtenAttention(AtenOp):
-    """scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale):
-    softmax(q k^T * scale + mask) v; a boolean mask keeps where true, a float mask is added,
-    ``is_causal`` keeps the lower triangle."""
+    """scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale) as
+    ScaledDotProductAttention-13 (a scale without a mask goes with a zero mask, as the op
+    takes its optional inputs in order)."""
 
     op = "pytorch::Attention"
 
@@ -77,27 +73,15 @@ class AtenAttention(AtenOp):
         et = q.data.get_dtype()
         if a.has("enable_gqa") and a.const("enable_gqa", False):
             raise ConversionError("scaled_dot_product_attention with enable_gqa=True is not supported.")
-        rank = rank_of(q, node)
+        k, v = convert(b, k, et), convert(b, v, et)
+        causal = bool(a.const("is_causal", False))
         scale = a.const("scale", None) if a.has("scale") else None
-        scores = b.MatMul(q, k, transpose_b=True)
-        if scale is None:
-            size = q.data.get_shape()[-1]
-            if size >= 0:
-                scores = b.Multiply(scores, const(b, 1 / math.sqrt(size), et))
-            else:
-                depth = convert(b, dim_size(b, q, rank - 1), et)
-                scores = b.Divide(scores, b.Sqrt(depth))
-        else:
-            scores = b.Multiply(scores, const(b, scale, et))
-        if a.const("is_causal", False):
-            rows = b.Range(b.const(np.int64(0)), dim_size(b, q, rank - 2), b.const(np.int64(1)), output_type="i64")
-            cols = b.Range(b.const(np.int64(0)), dim_size(b, k, rank - 2), b.const(np.int64(1)), output_type="i64")
-            keep = b.GreaterEqual(b.Unsqueeze(rows, b.const(np.int64(1))), cols)
-            scores = b.Select(keep, scores, const(b, -np.inf, et))
         mask = a.port(3)
-        if mask is not None:
-            if mask.data.get_dtype() == "boolean":
-                scores = b.Select(mask, scores, const(b, -np.inf, et))
-            else:
-                scores = b.Add(scores, convert(b, mask, et))
-        return [b.MatMul(b.Softmax(scores, axis=-1), v)]
+        inputs = [q, k, v]
+        if mask is not None and not causal:
+            inputs.append(mask if mask.data.get_dtype() == "boolean" else convert(b, mask, et))
+        if scale is not None:
+            if len(inputs) == 3:
+                inputs.append(const(b, 0, et))
+            inputs.append(const(b, scale, et))
+        return [b.ScaledDotProductAttention(*inputs, causal=causal)]
