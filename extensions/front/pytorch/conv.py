@@ -115,6 +115,9 @@ class AtenPool(AtenOp):
         strides = kernel if stride is None or stride == [] else _expand(stride, n, "stride")
         pads = _expand(a.const("padding", 0), n, "padding")
         rounding = "ceil_torch" if a.const("ceil_mode", False) else "floor"
+        shape = x.data.get_shape()
+        # a window larger than the padded input (allowed with ceil_mode) covers all of it
+        kernel = [k if shape[2 + i] < 0 else min(k, shape[2 + i] + 2 * pads[i]) for i, k in enumerate(kernel)]
         if "max_pool" in kind:
             dilations = _expand(a.const("dilation", 1), n, "dilation")
             values, indices = b.MaxPool(x, kernel=kernel, strides=strides, pads_begin=pads, pads_end=pads,

@@ -11,6 +11,7 @@ BATCH_NORMS = ("aten::batch_norm", "aten::_native_batch_norm_legit_no_training",
                "aten::native_batch_norm", "aten::_batch_norm_impl_index", "aten::instance_norm")
 OTHER_NORMS = ("aten::layer_norm", "aten::native_layer_norm", "aten::group_norm", "aten::native_group_norm",
                "aten::rms_norm")
+WEIGHT_NORMS = ("aten::_weight_norm", "aten::_weight_norm_interface")
 F32_EPS = float(np.finfo(np.float32).eps)
 
 
@@ -106,3 +107,21 @@ class AtenNorm(AtenOp):
         beta = convert(b, bias, et) if bias is not None else const(b, np.zeros(channels), et)
         y = b.GroupNormalization(x, gamma, beta, num_groups=groups, epsilon=eps)
         return [y] + ([None, None] if kind == "aten::native_group_norm" else [])
+
+
+class AtenWeightNorm(AtenOp):
+    """_weight_norm(v, g, dim): v * g / ||v||, the norm over every dim but ``dim`` (-1: all)."""
+
+    op = "pytorch::WeightNorm"
+
+    @classmethod
+    def build(cls, node, a, b):
+        v = a.tensor(0)
+        g = convert(b, a.tensor(1), v.data.get_dtype())
+        rank = rank_of(v, node)
+        dim = int(a.const("dim", 0))
+        kept = None if dim == -1 else (dim + rank if dim < 0 else dim)
+        axes = [i for i in range(rank) if i != kept]
+        norm = b.ReduceL2(v, b.const(np.array(axes, np.int64)), keep_dims=True)
+        return [b.Multiply(v, b.Divide(g, norm)), norm] if node.fw_op.endswith("interface") else \
+            [b.Multiply(v, b.Divide(g, norm))]

@@ -254,6 +254,31 @@ class AtenSplit(AtenOp):
         return list(parts)
 
 
+class AtenMeshgrid(AtenOp):
+    """meshgrid(tensors, indexing): each 1-D input broadcast over the grid of all their sizes
+    ("xy" swaps the roles of the first two)."""
+
+    op = "pytorch::Meshgrid"
+
+    @classmethod
+    def build(cls, node, a, b):
+        tensors = [reshape(b, t, [-1]) for t in a.tensors(0)]
+        count = len(tensors)
+        dims = list(range(count))
+        if a.has("indexing") and a.const("indexing", "ij") == "xy" and count >= 2:
+            dims[0], dims[1] = 1, 0
+        sizes = [None] * count
+        for t, d in zip(tensors, dims):
+            sizes[d] = dim_size(b, t, 0)
+        grid = int_list_port(b, sizes)
+        outputs = []
+        for t, d in zip(tensors, dims):
+            target = [1] * count
+            target[d] = -1
+            outputs.append(b.Broadcast(reshape(b, t, target), grid, mode="numpy"))
+        return outputs
+
+
 class AtenFlip(AtenOp):
     """flip(dims) as Slices with step -1; roll(shifts, dims) as two Slices and a Concat per dim."""
 

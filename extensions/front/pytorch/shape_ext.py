@@ -20,6 +20,7 @@ class ShapeExtractor(PyTorchExtractor):
         sh.AtenFlip: ("aten::flip", "aten::roll"),
         sh.AtenNarrow: ("aten::narrow",),
         sh.AtenDiff: ("aten::diff",),
+        sh.AtenMeshgrid: ("aten::meshgrid",),
         sh.AtenTriangle: ("aten::tril", "aten::triu"),
         sh.AtenPixelShuffle: ("aten::pixel_shuffle", "aten::pixel_unshuffle"),
     }

@@ -34,7 +34,7 @@ class Pools(nn.Module):
             F.max_pool1d(seq, 4), F.avg_pool2d(x, 3, 2, 1), F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), \
             F.avg_pool2d(x, 2, ceil_mode=True), F.avg_pool1d(seq, 3), F.adaptive_avg_pool2d(x, 1), \
             F.adaptive_avg_pool2d(x, (2, 3)), F.adaptive_max_pool2d(x, (3, 2)), F.adaptive_avg_pool1d(seq, 5), \
-            F.max_pool2d(x[0], 2), F.adaptive_avg_pool2d(x, (None, 2))
+            F.max_pool2d(x[0], 2), F.adaptive_avg_pool2d(x, (None, 2)), F.avg_pool2d(x, 12, ceil_mode=True)
 
 
 X = torch.randn(2, 4, 7, 9)

@@ -37,3 +37,18 @@ class Norms(nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_normalization(path, tmp_path):
     check_module(Norms(), (torch.randn(2, 4, 7, 6) * 2 + 1,), tmp_path, path)
+
+
+class WeightNormConv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.utils.parametrizations.weight_norm(nn.Conv1d(4, 6, 3, padding=1), dim=2)
+        self.legacy = nn.utils.weight_norm(nn.Linear(4, 3))
+
+    def forward(self, x):
+        return self.conv(x), self.legacy(x.transpose(1, 2))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_weight_norm(path, tmp_path):
+    check_module(WeightNormConv(), (torch.randn(2, 4, 9),), tmp_path, path)
