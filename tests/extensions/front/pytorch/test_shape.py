@@ -41,8 +41,8 @@ class Moves(torch.nn.Module):
             x.narrow(2, 1, 2), torch.tril(x), torch.triu(x, 1), torch.tril(x[0, 0], -1), \
             F.pixel_shuffle(torch.arange(2 * 8 * 2 * 3, dtype=torch.float32).view(2, 8, 2, 3), 2) + x.sum(), \
             F.pixel_unshuffle(x, 2), torch.diff(x, dim=1), torch.diff(x, n=2, prepend=x[..., :1]), \
-            *torch.meshgrid(torch.arange(3.0), x[0, 0, 0], indexing="ij"), *torch.meshgrid(x[0, :, 0, 0], x[0, 0, 0, :3],
-                                                                                        indexing="xy")
+            *torch.meshgrid(torch.arange(3.0), x[0, 0, 0], indexing="ij"), \
+            *torch.meshgrid(x[0, :, 0, 0], x[0, 0, 0, :3], indexing="xy")
 
 
 @pytest.mark.parametrize("path", PATHS)
