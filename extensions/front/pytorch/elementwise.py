@@ -15,7 +15,9 @@ ARITHMETIC = {
     "aten::maximum": "Maximum", "aten::minimum": "Minimum", "aten::max": "Maximum", "aten::min": "Minimum",
     "aten::fmax": "Maximum", "aten::fmin": "Minimum", "aten::fmod": "Mod", "aten::remainder": "FloorMod",
     "aten::pow": "Power", "aten::float_power": "Power", "aten::rsub": "Subtract", "aten::subtract": "Subtract",
+    "prim::min": "Minimum", "prim::max": "Maximum",
 }
+TERNARY = ("aten::addcmul", "aten::addcdiv", "aten::lerp")
 COMPARISONS = {
     "aten::eq": "Equal", "aten::ne": "NotEqual", "aten::lt": "Less", "aten::le": "LessEqual", "aten::gt": "Greater",
     "aten::ge": "GreaterEqual", "aten::__eq__": "Equal", "aten::__ne__": "NotEqual", "aten::greater": "Greater",
@@ -82,6 +84,23 @@ class AtenBinary(AtenOp):
         if et == "boolean":   # computed on 0/1 and read back as booleans (True + True is True)
             return [convert(b, b.op(ARITHMETIC[kind], convert(b, x, "u8"), convert(b, y, "u8")), "boolean")]
         return [b.op(ARITHMETIC[kind], x, y)]
+
+
+class AtenTernary(AtenOp):
+    """addcmul / addcdiv: self + value * (t1 * t2 or t1 / t2); lerp: self + weight * (end - self)."""
+
+    op = "pytorch::Ternary"
+
+    @classmethod
+    def build(cls, node, a, b):
+        et, (x, y, z) = promoted(a, (0, 1, 2), b)
+        if node.fw_op == "aten::lerp":
+            return [b.Add(x, b.Multiply(z, b.Subtract(y, x)))]
+        if node.fw_op == "aten::addcdiv" and not is_float_type(et):
+            raise ConversionError("addcdiv of integer tensors is not allowed in PyTorch.")
+        product = b.Multiply(y, z) if node.fw_op == "aten::addcmul" else b.Divide(y, z)
+        value = a.const("value", 1)
+        return [b.Add(x, product if value == 1 else b.Multiply(product, const(b, value, et)))]
 
 
 class AtenDivide(AtenOp):

@@ -9,6 +9,7 @@ class ElementwiseExtractor(PyTorchExtractor):
     lowerings = {
         ew.AtenBinary: tuple(k for k in ew.ARITHMETIC if k not in ("aten::max", "aten::min")),
         ew.AtenDivide: ew.DIVISIONS,
+        ew.AtenTernary: ew.TERNARY,
         ew.AtenCompare: tuple(ew.COMPARISONS),
         ew.AtenLogical: tuple(ew.LOGICAL) + tuple(ew.BITWISE) + ("aten::logical_not", "aten::bitwise_not",
                                                                  "aten::__not__"),

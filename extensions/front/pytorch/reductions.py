@@ -9,7 +9,8 @@ from extensions.front.pytorch.aten import AtenOp, const, convert, dim_size, is_f
 SIMPLE = {"aten::sum": "ReduceSum", "aten::mean": "ReduceMean", "aten::prod": "ReduceProd",
           "aten::amax": "ReduceMax", "aten::amin": "ReduceMin", "aten::nansum": "ReduceSum"}
 STATISTICS = ("aten::std", "aten::var", "aten::logsumexp", "aten::norm", "aten::linalg_vector_norm",
-              "aten::frobenius_norm", "aten::all", "aten::any", "aten::count_nonzero")
+              "aten::frobenius_norm", "aten::all", "aten::any", "aten::count_nonzero", "aten::var_mean",
+              "aten::std_mean", "aten::cosine_similarity")
 
 
 def reduce_axes(a, node, rank: int, key: str = "dim") -> list[int]:
@@ -117,7 +118,13 @@ class AtenStatistic(AtenOp):
             total = _reduce(b, "ReduceSum", b.Exp(b.Subtract(x, peak)), axes, True)
             y = b.Add(b.Log(total), peak)
             return [y if keep else b.Squeeze(y, b.const(np.array(axes, np.int64)))]
-        if kind in ("aten::std", "aten::var"):
+        if kind == "aten::cosine_similarity":
+            y = convert(b, a.tensor(1), et)
+            axis = [norm_axis(a.const("dim", 1), rank, node)]
+            norms = b.Multiply(_reduce(b, "ReduceL2", x, axis, False), _reduce(b, "ReduceL2", y, axis, False))
+            dot = _reduce(b, "ReduceSum", b.Multiply(x, y), axis, False)
+            return [b.Divide(dot, b.Maximum(norms, const(b, a.const("eps", 1e-8), et)))]
+        if kind in ("aten::std", "aten::var", "aten::var_mean", "aten::std_mean"):
             correction = cls._correction(a)
             mean = _reduce(b, "ReduceMean", x, axes, True)
             centered = b.Subtract(x, mean)
@@ -126,7 +133,10 @@ class AtenStatistic(AtenOp):
             for axis in axes:
                 count = b.Multiply(count, convert(b, dim_size(b, x, axis), et))
             var = b.Divide(total, b.Subtract(count, const(b, correction, et)))
-            return [b.Sqrt(var) if kind == "aten::std" else var]
+            result = b.Sqrt(var) if kind.startswith("aten::std") else var
+            if kind.endswith("_mean"):
+                return [result, mean if keep else b.Squeeze(mean, b.const(np.array(axes, np.int64)))]
+            return [result]
         order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
         order = 2 if order is None else float(order)
         if order == 2:

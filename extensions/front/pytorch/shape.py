@@ -366,6 +366,22 @@ class AtenTriangle(AtenOp):
         return [b.Select(keep, x, const(b, 0, x.data.get_dtype()))]
 
 
+class AtenChannelShuffle(AtenOp):
+    """channel_shuffle(groups): channels seen as [groups, C / groups], transposed."""
+
+    op = "pytorch::ChannelShuffle"
+
+    @classmethod
+    def build(cls, node, a, b):
+        x = a.tensor(0)
+        rank = rank_of(x, node)
+        groups = int(a.const("groups"))
+        grouped = reshape(b, x, dims_of(b, x, 0, 1) + [groups, -1] + dims_of(b, x, 2, rank))
+        order = [0, 2, 1] + list(range(3, rank + 1))
+        return [b.Reshape(b.Transpose(grouped, b.const(np.array(order, np.int64))), shape_of(b, x),
+                          special_zero=False)]
+
+
 class AtenPixelShuffle(AtenOp):
     """pixel_shuffle / pixel_unshuffle as DepthToSpace / SpaceToDepth (channels as [C, r, r])."""
 

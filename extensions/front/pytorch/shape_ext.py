@@ -23,4 +23,5 @@ class ShapeExtractor(PyTorchExtractor):
         sh.AtenMeshgrid: ("aten::meshgrid",),
         sh.AtenTriangle: ("aten::tril", "aten::triu"),
         sh.AtenPixelShuffle: ("aten::pixel_shuffle", "aten::pixel_unshuffle"),
+        sh.AtenChannelShuffle: ("aten::channel_shuffle", "aten::native_channel_shuffle"),
     }

@@ -36,6 +36,10 @@ _PYTHON_OPS = {
     operator.le: ("aten::le", _BINARY), operator.gt: ("aten::gt", _BINARY), operator.ge: ("aten::ge", _BINARY),
     math.sqrt: ("aten::sqrt", _UNARY), math.floor: ("aten::floor", _UNARY), math.ceil: ("aten::ceil", _UNARY),
 }
+_SYM_OPS = {"sym_float": ("aten::Float", _UNARY), "sym_int": ("aten::Int", _UNARY),
+            "sym_max": ("aten::maximum", _BINARY), "sym_min": ("aten::minimum", _BINARY),
+            "sym_not": ("aten::logical_not", _UNARY), "_sym_sqrt": ("aten::sqrt", _UNARY),
+            "sym_sqrt": ("aten::sqrt", _UNARY)}
 # checks and hints without an effect on the computed values
 _IGNORED = frozenset({"aten::_assert_tensor_metadata", "aten::_assert_scalar", "aten::sym_constrain_range_for_size",
                       "aten::sym_constrain_range", "aten::_assert_async", "aten::_print"})
@@ -52,10 +56,12 @@ def source_of(node) -> str | None:
 
 
 def _shape_of(val) -> tuple | None:
+    """A FakeTensor's shape with symbolic dims as -1 (a symbol known to be a number is that number)."""
+    from torch.fx.experimental.symbolic_shapes import is_concrete_int
     shape = getattr(val, "shape", None)
     if shape is None:
         return None
-    return tuple(int(d) if isinstance(d, int) else -1 for d in shape)
+    return tuple(int(d) if is_concrete_int(d) else -1 for d in shape)
 
 
 class ExportedProgramDecoder:
@@ -137,8 +143,8 @@ class ExportedProgramDecoder:
                 values = bind(specs, args, kwargs)
             except ValueError as e:
                 raise InputModelError(f"Cannot bind the arguments of '{node.name}' ({kind}): {e}") from e
-        elif target in _PYTHON_OPS:
-            kind, specs = _PYTHON_OPS[target]
+        elif target in _PYTHON_OPS or getattr(target, "__name__", None) in _SYM_OPS:
+            kind, specs = _PYTHON_OPS.get(target) or _SYM_OPS[target.__name__]
             values = args
         else:
             name = getattr(target, "__name__", str(target))

@@ -13,6 +13,22 @@ from mo.graph.graph import Graph
 log = logging.getLogger("mo")
 
 
+def keep_specialized_dims(graph, specs) -> None:
+    """Dimensions that --input asks to be dynamic but that torch.export specialized (the program
+    is only valid for their example size) keep that size, with a warning."""
+    params = sorted(graph.nodes_by_op("Parameter"), key=lambda n: n["_seq"])
+    by_name = {p.name: p for p in params}
+    for i, spec in enumerate(specs):
+        param = by_name.get(spec.name) if spec.name is not None else (params[i] if i < len(params) else None)
+        if param is None or spec.shape is None or param.shape is None or len(param.shape) != len(spec.shape):
+            continue
+        fixed = [d for d, (given, exported) in enumerate(zip(spec.shape, param.shape)) if given < 0 <= exported]
+        if fixed:
+            log.warning("torch.export specialized dimension(s) %s of input '%s' to the example's size; they stay "
+                        "static", fixed, param.name)
+            spec.shape = tuple(param.shape[d] if d in fixed else s for d, s in enumerate(spec.shape))
+
+
 class PyTorchLoader(Loader):
     """Loads PyTorch models through the capture form they come in (see ``capture.py``)."""
 
@@ -34,6 +50,7 @@ class PyTorchLoader(Loader):
         builder = TorchGraphBuilder(options.registry)
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
+            keep_specialized_dims(builder.graph, options.inputs)
         else:
             module = captured.model
             if hasattr(module, "eval"):

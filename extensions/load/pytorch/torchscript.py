@@ -9,6 +9,7 @@ Every other node becomes one graph node (see ``builder.TorchGraphBuilder.call``)
 from __future__ import annotations
 
 import logging
+import math
 import operator
 import re
 from typing import Any
@@ -29,7 +30,8 @@ _CONST_FOLD = {
     "aten::gt": operator.gt, "aten::ge": operator.ge, "aten::__not__": operator.not_,
     "aten::__and__": operator.and_, "aten::__or__": operator.or_, "aten::Int": int, "aten::Float": float,
     "aten::Bool": bool, "aten::len": len, "aten::__is__": operator.is_, "aten::__isnot__": operator.is_not,
-    "aten::div": operator.truediv, "aten::ScalarImplicit": lambda x: x,
+    "aten::div": operator.truediv, "aten::ScalarImplicit": lambda x: x, "prim::min": min, "prim::max": max,
+    "aten::floor": math.floor, "aten::ceil": math.ceil, "aten::sqrt": math.sqrt,
 }
 # operations that return their input (dropout at inference) or an alias of it
 _ALIASES = frozenset({"aten::detach", "prim::unchecked_cast", "aten::contiguous", "aten::dropout",

@@ -120,6 +120,20 @@ def test_module_with_dynamic_input_option_exports_dynamic_dims(tmp_path):
     assert_close(run_ir(xml, [x.numpy()]), _expected(Block().eval(), x))
 
 
+def test_size_arithmetic_on_dynamic_dims_and_specialized_dims(tmp_path):
+    import math
+
+    class Scaled(torch.nn.Module):
+        def forward(self, x):   # math.sqrt of a size makes torch.export specialize that dim
+            return x / math.sqrt(x.shape[-1]) + x.shape[0] * 2, x.view(x.shape[0] * x.shape[1], -1)
+
+    xml = convert_model(input_model=Scaled(), example_input=torch.randn(2, 3, 4), input="x[?,?,?]",
+                        output_dir=str(tmp_path), compress_to_fp16=False).xml
+    assert str(core().read_model(xml).input(0).get_partial_shape()) == "[?,?,4]"
+    x = torch.randn(3, 5, 4)
+    assert_close(run_ir(xml, [x.numpy()]), [t.numpy() for t in Scaled()(x)])
+
+
 def test_weights_share_memory_with_the_module():
     from extensions.load.pytorch.loader import PyTorchLoader
     module = Block().eval()

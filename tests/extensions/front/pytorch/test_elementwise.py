@@ -13,7 +13,8 @@ I = torch.randint(-5, 6, (2, 3, 4))
 class Arithmetic(torch.nn.Module):
     def forward(self, x, y):
         return x + 2 * y - 1, torch.sub(x, y, alpha=0.5), (x * y) / 3, 1 - x, x ** 2, torch.maximum(x, y), \
-            torch.minimum(x, y), torch.remainder(x, 0.7), torch.fmod(x, 0.7), 2 ** y
+            torch.minimum(x, y), torch.remainder(x, 0.7), torch.fmod(x, 0.7), 2 ** y, \
+            torch.addcmul(x, x, y, value=0.5), torch.addcdiv(x, x, y.abs() + 1), torch.lerp(x, y, 0.3)
 
 
 class IntegerArithmetic(torch.nn.Module):

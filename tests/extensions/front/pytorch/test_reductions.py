@@ -13,7 +13,9 @@ class Reductions(torch.nn.Module):
         return x.sum(), x.sum(1), x.sum((0, 2), keepdim=True), x.mean(-1), x.mean([1, 2], keepdim=True), \
             x.prod(2), x.amax(1), x.amin((0, 1)), (x > 0).sum(1), (x > 0).any(2), (x > -3).all(), \
             x.std(1), x.var(2, unbiased=False), torch.logsumexp(x, 1), x.norm(dim=2), x.norm(p=1, dim=1), \
-            torch.linalg.vector_norm(x, ord=3, dim=-1), x.long().sum(0), torch.count_nonzero(x > 0, dim=1)
+            torch.linalg.vector_norm(x, ord=3, dim=-1), x.long().sum(0), torch.count_nonzero(x > 0, dim=1), \
+            *torch.var_mean(x, 1), *torch.std_mean(x, (0, 2), keepdim=True), \
+            torch.nn.functional.cosine_similarity(x, x.flip(1), dim=2)
 
 
 class Extremes(torch.nn.Module):

@@ -42,7 +42,7 @@ class Moves(torch.nn.Module):
             F.pixel_shuffle(torch.arange(2 * 8 * 2 * 3, dtype=torch.float32).view(2, 8, 2, 3), 2) + x.sum(), \
             F.pixel_unshuffle(x, 2), torch.diff(x, dim=1), torch.diff(x, n=2, prepend=x[..., :1]), \
             *torch.meshgrid(torch.arange(3.0), x[0, 0, 0], indexing="ij"), \
-            *torch.meshgrid(x[0, :, 0, 0], x[0, 0, 0, :3], indexing="xy")
+            *torch.meshgrid(x[0, :, 0, 0], x[0, 0, 0, :3], indexing="xy"), F.channel_shuffle(x.transpose(1, 3), 2)
 
 
 @pytest.mark.parametrize("path", PATHS)
