@@ -109,7 +109,10 @@ class TorchGraphBuilder:
 
     def result(self, port: Port, name: str) -> Node:
         node = self.registry.op("Result").create(self.graph, [port], name=f"{name}/sink_port_0")
-        port.add_tensor_names([name])
+        taken = any(name in names for n in self.graph.op_nodes() if n.id != port.node.id
+                    for names in (n.get("tensor_names") or {}).values())
+        if not taken:   # an output name that another tensor has already is left out
+            port.add_tensor_names([name])
         return node
 
     # ----------------------------------------------------------------- operations

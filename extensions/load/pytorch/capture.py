@@ -56,7 +56,9 @@ def _archive_kind(path: str) -> str | None:
     return None
 
 
-def load_file(path: str) -> Captured:
+def load_file(path: str, example_input: Any = None) -> Captured:
+    """The model in a TorchScript or ExportedProgram archive; ``example_input`` gives the shapes
+    and types of a TorchScript model's inputs."""
     import torch
     name = os.path.splitext(os.path.basename(path))[0] or "model"
     kind = _archive_kind(path)
@@ -66,11 +68,13 @@ def load_file(path: str) -> Captured:
             f"(a traced or scripted module) or torch.export.save; a whole module pickled with torch.save "
             f"cannot be converted from a file: pass the module object to convert_model instead.")
     try:
-        if kind == "torchscript":
-            return Captured("torchscript", torch.jit.load(path, map_location="cpu"), [], name)
-        return Captured("exported", torch.export.load(path), [], name)
+        if kind == "exported":
+            return Captured("exported", torch.export.load(path), [], name)
+        module = torch.jit.load(path, map_location="cpu")
     except Exception as e:
         raise InputModelError(f"Cannot read the PyTorch model '{path}': {type(e).__name__}: {e}") from e
+    args, kwargs = example_inputs(example_input)
+    return Captured("torchscript", module, _named_examples(module, args, kwargs), name)
 
 
 def example_inputs(example_input: Any) -> tuple[tuple, dict]:

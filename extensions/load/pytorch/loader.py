@@ -45,8 +45,10 @@ class PyTorchLoader(Loader):
         from extensions.load.pytorch.exported import ExportedProgramDecoder
         from extensions.load.pytorch.torchscript import TorchScriptDecoder
         model = options.input_model
-        captured = load_file(model) if isinstance(model, str) else capture(model, options.example_input,
-                                                                           options.inputs)
+        if isinstance(model, str):
+            captured = load_file(model, options.example_input)
+        else:
+            captured = capture(model, options.example_input, options.inputs)
         builder = TorchGraphBuilder(options.registry)
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
