@@ -24,7 +24,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
-from convert_resnet50_onnx import layer_count, run_measured  # noqa: E402
+from convert_resnet50_onnx import print_comparison  # noqa: E402
 
 SEQUENCE = 128
 INPUT = f"input_ids[1,{SEQUENCE}]{{i64}},attention_mask[1,{SEQUENCE}]{{i64}}"
@@ -76,13 +76,7 @@ def main() -> None:
                "--output_dir", os.path.join(out, "mo"), "--compress_to_fp16=False"],
         "openvino": [sys.executable, "-c", OPENVINO_SCRIPT, model, os.path.join(out, "openvino", "bert_base.xml")],
     }
-    print(f"{'converter':10s} {'best wall s':>12s} {'median wall s':>14s} {'peak RSS MiB':>13s} {'IR layers':>10s}")
-    for label, cmd in converters.items():
-        runs = [run_measured(cmd) for _ in range(args.repeat)]
-        walls = sorted(r[0] for r in runs)
-        peak = max(r[1] for r in runs)
-        xml = os.path.join(out, label, "bert_base.xml")
-        print(f"{label:10s} {walls[0]:12.2f} {walls[len(walls) // 2]:14.2f} {peak:13.0f} {layer_count(xml):10d}")
+    print_comparison(converters, out, "bert_base.xml", args.repeat)
     shutil.rmtree(out, ignore_errors=True)
 
 
