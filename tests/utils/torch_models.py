@@ -71,7 +71,7 @@ def torch_outputs(module, inputs) -> list[np.ndarray]:
         out = module(*inputs)
     flat = []
 
-    def walk(o):
+    def walk(o) -> None:
         if isinstance(o, torch.Tensor):
             flat.append(o.numpy())
         elif isinstance(o, dict):

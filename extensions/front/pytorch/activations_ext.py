@@ -6,4 +6,6 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class ActivationExtractor(PyTorchExtractor):
+    """Activations and softmaxes."""
+
     lowerings = {AtenActivation: tuple(PLAIN) + WITH_ARGS, AtenSoftmax: SOFTMAXES}

@@ -6,5 +6,7 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class ConvolutionExtractor(PyTorchExtractor):
+    """Convolutions, poolings and adaptive poolings."""
+
     lowerings = {conv.AtenConvolution: conv.CONVOLUTIONS, conv.AtenPool: conv.POOLS,
                  conv.AtenAdaptivePool: conv.ADAPTIVE_POOLS}

@@ -6,6 +6,8 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class CreationExtractor(PyTorchExtractor):
+    """Tensor creation, type conversion, copies and size queries."""
+
     lowerings = {
         cr.AtenConvert: ("aten::to", "aten::_to_copy", "aten::type_as") + tuple(cr.FIXED_TYPES),
         cr.AtenIdentity: cr.IDENTITIES,

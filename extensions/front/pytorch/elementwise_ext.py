@@ -6,6 +6,8 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class ElementwiseExtractor(PyTorchExtractor):
+    """Arithmetic, comparisons, logical ops, unary math, where, clamp."""
+
     lowerings = {
         ew.AtenBinary: tuple(k for k in ew.ARITHMETIC if k not in ("aten::max", "aten::min")),
         ew.AtenDivide: ew.DIVISIONS,

@@ -6,6 +6,8 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class IndexingExtractor(PyTorchExtractor):
+    """Slicing, advanced indexing, gathers, scatters, one_hot, nonzero."""
+
     lowerings = {
         ix.AtenSlice: ("aten::slice", "aten::select"),
         ix.AtenIndex: ("aten::index",),

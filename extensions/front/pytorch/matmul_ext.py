@@ -6,5 +6,7 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class MatMulExtractor(PyTorchExtractor):
+    """Matrix products, einsum and attention."""
+
     lowerings = {AtenLinear: ("aten::linear", "aten::addmm", "aten::baddbmm") + PRODUCTS,
                  AtenEinsum: ("aten::einsum",), AtenAttention: ("aten::scaled_dot_product_attention",)}

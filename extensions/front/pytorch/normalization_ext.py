@@ -13,4 +13,6 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class NormalizationExtractor(PyTorchExtractor):
+    """Batch, layer, group, instance, RMS and weight norms."""
+
     lowerings = {AtenBatchNorm: BATCH_NORMS, AtenNorm: OTHER_NORMS, AtenWeightNorm: WEIGHT_NORMS}

@@ -6,4 +6,6 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class RecurrentExtractor(PyTorchExtractor):
+    """LSTM, GRU and RNN layers."""
+
     lowerings = {AtenRecurrent: tuple(RECURRENT)}

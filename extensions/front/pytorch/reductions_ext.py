@@ -7,6 +7,8 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class ReductionExtractor(PyTorchExtractor):
+    """Reductions, statistics, cumsum and sorting."""
+
     lowerings = {rd.AtenReduce: tuple(rd.SIMPLE), rd.AtenStatistic: rd.STATISTICS,
                  rd.AtenCumSum: ("aten::cumsum",), rd.AtenSort: ("aten::topk", "aten::sort", "aten::argsort")}
 

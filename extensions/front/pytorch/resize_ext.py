@@ -6,4 +6,6 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class ResizeExtractor(PyTorchExtractor):
+    """upsample_* and the paddings."""
+
     lowerings = {AtenUpsample: tuple(UPSAMPLES), AtenPad: tuple(PADS)}

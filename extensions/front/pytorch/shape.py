@@ -38,7 +38,7 @@ def dims_of(b, x: Port, begin: int, end: int) -> list[int | Port]:
 
 def sliced(b, x: Port, axis: int, start, stop, step=1) -> Port:
     """x[..., start:stop:step, ...] along ``axis`` (bounds are ints or computed scalars)."""
-    def one(v):
+    def one(v) -> Port:
         return b.const(np.array([v], np.int64)) if not isinstance(v, Port) else \
             b.Reshape(convert(b, v, "i64"), b.const(np.array([1], np.int64)), special_zero=False)
     return b.Slice(x, one(start), one(stop), one(step), b.const(np.array([axis], np.int64)))

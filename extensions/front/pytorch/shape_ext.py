@@ -6,6 +6,8 @@ from extensions.load.pytorch.arguments import PyTorchExtractor
 
 
 class ShapeExtractor(PyTorchExtractor):
+    """Reshapes, permutations, expansions, joins, splits and other rearrangements."""
+
     lowerings = {
         sh.AtenReshape: ("aten::view", "aten::reshape", "aten::_unsafe_view", "aten::view_as", "aten::reshape_as",
                          "aten::flatten", "aten::unflatten"),

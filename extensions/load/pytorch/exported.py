@@ -194,7 +194,7 @@ def _output_names(program, count: int) -> list[str | None] | None:
         return None
     names: list[str | None] = [None] * count
 
-    def walk(obj, prefix):
+    def walk(obj, prefix) -> None:
         if isinstance(obj, int):
             if prefix and 0 <= obj < count:
                 names[obj] = prefix
