@@ -59,6 +59,8 @@ class PyTorchLoader(Loader):
                 module.eval()
             TorchScriptDecoder(builder, module, captured.examples).decode()
         graph = builder.graph
+        # what no output reads (unused arguments, writes nothing reads) goes before extraction
+        graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
         graph.graph["model_name"] = captured.name
         graph.graph["pytorch_capture"] = captured.kind
         log.info("PyTorch model decoded from its %s graph: %d nodes", captured.kind, graph.number_of_nodes())

@@ -159,6 +159,17 @@ def test_unsupported_ops_are_listed_together_with_source_lines(tmp_path):
     assert not os.path.exists(tmp_path) or not os.listdir(tmp_path)
 
 
+def test_unused_unsupported_op_does_not_block(tmp_path):
+    class Unused(torch.nn.Module):
+        def forward(self, x):
+            torch.special.bessel_j0(x)
+            return x + 1
+
+    x = torch.randn(3)
+    xml = convert_model(input_model=Unused(), example_input=(x,), output_dir=str(tmp_path)).xml
+    np.testing.assert_allclose(run_ir(xml, [x.numpy()])[0], (x + 1).numpy())
+
+
 def test_module_needs_example_input(tmp_path):
     with pytest.raises(OptionError, match="example_input"):
         convert_model(input_model=Block(), output_dir=str(tmp_path))
