@@ -17,7 +17,7 @@ from extensions.front.pytorch.aten import (
     shape_of,
 )
 from extensions.load.pytorch.schema import is_dtype_type
-from extensions.load.pytorch.types import element_type_of_dtype
+from extensions.load.pytorch.types import element_type_of_dtype, scalar_type_code
 from mo.errors import ConversionError
 
 # tensor methods that convert to a fixed type
@@ -171,6 +171,16 @@ class AtenArange(AtenOp):
         step = convert(b, step, compute) if step is not None else const(b, 1, compute)
         seq = b.Range(start, convert(b, end, compute), step, output_type=compute)
         return [convert(b, seq, et)]
+
+
+class AtenDtype(AtenOp):
+    """prim::dtype(x): x's type as the ScalarType code TorchScript passes as a dtype argument."""
+
+    op = "pytorch::Dtype"
+
+    @classmethod
+    def build(cls, node, a, b):
+        return [b.const(np.int64(scalar_type_code(a.tensor(0).data.get_dtype())))]
 
 
 class AtenSize(AtenOp):

@@ -15,6 +15,7 @@ class CreationExtractor(PyTorchExtractor):
         cr.AtenFull: tuple(cr.FILLS),
         cr.AtenTensor: ("aten::tensor", "aten::as_tensor"),
         cr.AtenArange: ("aten::arange",),
+        cr.AtenDtype: ("prim::dtype",),
         cr.AtenSize: ("aten::size", "aten::sym_size", "aten::dim", "aten::numel", "aten::sym_numel", "aten::len",
                       "aten::__getitem__"),
     }

@@ -30,6 +30,12 @@ def _affine(b, y, weight, bias, shape=None):
     return y
 
 
+def layer_norm(b, x, count: int, eps: float, weight=None, bias=None):
+    """Normalization over the last ``count`` dims, then scale and shift."""
+    rank = x.data.get_rank()
+    return _affine(b, _mvn(b, x, list(range(rank - count, rank)), eps), weight, bias)
+
+
 def _mvn(b, x, axes: list[int], eps: float):
     return b.MVN(x, b.const(np.array(axes, np.int64)), eps=float(eps), normalize_variance=True,
                  eps_mode="inside_sqrt")
@@ -87,7 +93,7 @@ class AtenNorm(AtenOp):
         bias = None if not a.has("bias") or a.is_none("bias") else a.tensor("bias")
         if kind in ("aten::layer_norm", "aten::native_layer_norm"):
             count = len(np.atleast_1d(a.const("normalized_shape")))
-            y = _affine(b, _mvn(b, x, list(range(rank - count, rank)), a.const("eps", 1e-5)), weight, bias)
+            y = layer_norm(b, x, count, a.const("eps", 1e-5), weight, bias)
             return [y] + ([None, None] if kind == "aten::native_layer_norm" else [])
         if kind == "aten::rms_norm":
             count = len(np.atleast_1d(a.const("normalized_shape")))

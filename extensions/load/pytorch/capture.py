@@ -130,7 +130,7 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
 def _forward_parameters(model) -> list[str]:
     try:
         params = inspect.signature(model.forward).parameters
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, AttributeError):   # a scripted module with overloaded forward
         return []
     return [p for p, v in params.items() if v.kind in (v.POSITIONAL_ONLY, v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
 

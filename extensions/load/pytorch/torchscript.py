@@ -32,12 +32,22 @@ _CONST_FOLD = {
     "aten::Bool": bool, "aten::len": len, "aten::__is__": operator.is_, "aten::__isnot__": operator.is_not,
     "aten::div": operator.truediv, "aten::ScalarImplicit": lambda x: x, "prim::min": min, "prim::max": max,
     "aten::floor": math.floor, "aten::ceil": math.ceil, "aten::sqrt": math.sqrt,
+    "aten::__contains__": lambda seq, item: item in seq, "aten::list": list, "aten::str": str,
+    "aten::format": lambda text, *args: text.format(*args),
 }
 # operations that return their input (dropout at inference) or an alias of it
 _ALIASES = frozenset({"aten::detach", "prim::unchecked_cast", "aten::contiguous", "aten::dropout",
                       "aten::feature_dropout", "aten::alpha_dropout"})
 # operations that return a copy of their input value
 _COPIES = frozenset({"prim::NumToTensor", "aten::clone", "aten::lift_fresh", "aten::lift_fresh_copy"})
+# questions about where and how a tensor lives, whose answer at inference is known: CPU, no
+# gradients, no nested / sparse / quantized tensors, no autocast
+_KNOWN = {"prim::device": "cpu", "prim::is_cuda": False, "prim::is_nested": False, "prim::requires_grad": False,
+          "aten::is_grad_enabled": False, "prim::is_sparse": False, "prim::is_mkldnn": False,
+          "prim::is_quantized": False, "prim::is_meta": False, "prim::is_xpu": False, "prim::is_mps": False,
+          "aten::is_autocast_enabled": False, "aten::is_autocast_cpu_enabled": False, "prim::layout": 0,
+          "aten::_get_tracing_state": False, "aten::is_scripting": True, "prim::is_vulkan": False,
+          "aten::is_inference_mode_enabled": True}
 # nodes without an effect on the computed values
 _IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten::_assert_int_or_pair",
                       "prim::SetAttr"})
@@ -87,18 +97,22 @@ class TorchScriptDecoder:
 
     def decode(self) -> None:
         import torch
-        method = getattr(self.module, "forward", None)
+        method = _forward_method(self.module)
         graph = (method.graph if method is not None else self.module.graph).copy()
         torch._C._jit_pass_inline(graph)
         inputs = list(graph.inputs())
         if inputs and not isinstance(inputs[0].type(), torch._C.TensorType) and method is not None:
             self.b.env[inputs[0].unique()] = self.module
             inputs = inputs[1:]
+        defaults = _defaults(method, len(inputs))
         by_name = dict(self.examples)
         for i, value in enumerate(inputs):
             name = _clean_name(value.debugName())
             shape, et = _tensor_info(value)
             example = by_name.get(name, self.examples[i][1] if i < len(self.examples) else None)
+            if example is None and defaults[i] is None and str(value.type()).startswith("Optional"):
+                self.b.env[value.unique()] = None    # an optional input left out stays None
+                continue
             if hasattr(example, "shape") and hasattr(example, "dtype"):
                 shape, et = tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype)
             self.b.env[value.unique()] = self.b.parameter(name, shape, et or "f32")
@@ -130,6 +144,9 @@ class TorchScriptDecoder:
             return
         if kind in _IGNORED:
             return
+        if kind in _KNOWN:
+            env[outs[0].unique()] = _KNOWN[kind]
+            return
         ins = [self.value(v) for v in node.inputs()]
         if kind == "prim::GetAttr":
             obj = ins[0]
@@ -150,7 +167,7 @@ class TorchScriptDecoder:
             if kind in _ALIASES and isinstance(ins[0], Port):   # in-place writes to it reach the input
                 self.b.record_view(outs[0].unique(), node.inputsAt(0).unique(), "aten::alias", [])
             return
-        if kind == "prim::TupleIndex" or (kind == "aten::__getitem__" and isinstance(ins[0], (list, tuple, dict))):
+        if kind in ("prim::TupleIndex", "aten::__getitem__") and isinstance(ins[0], (list, tuple, dict)):
             env[outs[0].unique()] = ins[0][ins[1]] if not isinstance(ins[1], Port) else self._dynamic_index(node)
             return
         if kind == "prim::If":
@@ -158,6 +175,10 @@ class TorchScriptDecoder:
             return
         if kind == "prim::Loop" and is_number(ins[0]) and ins[1] is True:
             self._unrolled_loop(node, int(ins[0]), ins[2:], outs)
+            return
+        if kind == "aten::dim" and isinstance(ins[0], Port) and ins[0].node.get("op") == "Parameter" \
+                and ins[0].node.get("shape") is not None:
+            env[outs[0].unique()] = len(ins[0].node.shape)    # the rank of a model input is known
             return
         if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
             try:
@@ -259,6 +280,31 @@ class TorchScriptDecoder:
         self.decode_block(block)
         for out, value in zip(outs, block.outputs()):
             self.b.env[out.unique()] = self.b.env[value.unique()]
+
+
+def _forward_method(module):
+    """The forward method (of an overloaded forward, the first one that takes only tensors)."""
+    import torch
+    if hasattr(module, "forward"):
+        return module.forward
+    if not hasattr(module, "_c"):
+        return None
+    for name in sorted(n for n in module._c._method_names() if n.startswith("forward__")):
+        method = module._c._get_method(name)
+        types = [a.type for a in method.schema.arguments[1:]]
+        if all(isinstance(t, torch._C.TensorType) or str(t) == "Optional[Tensor]" for t in types):
+            return method
+    return None
+
+
+def _defaults(method, count: int) -> list:
+    """Default values of the method's inputs (a marker object where there is none)."""
+    none = [object()] * count
+    schema = getattr(method, "schema", None)
+    if schema is None:
+        return none
+    args = [a for a in schema.arguments if a.name != "self"][:count]
+    return [a.default_value if a.has_default_value() else object() for a in args] + none[len(args):]
 
 
 def _is_constant(value) -> bool:

@@ -21,6 +21,14 @@ SCALAR_TYPE_CODES = {0: "u8", 1: "i8", 2: "i16", 3: "i32", 4: "i64", 5: "f16", 6
                      11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
 
 
+def scalar_type_code(element_type: str) -> int:
+    """The c10::ScalarType code of an element type (what TorchScript's prim::dtype gives)."""
+    for code, et in SCALAR_TYPE_CODES.items():
+        if et == element_type:
+            return code
+    raise ValueError(f"element type {element_type} has no torch ScalarType")
+
+
 def element_type_of_dtype(dtype: Any) -> str:
     """OpenVINO element type of a torch.dtype, a dtype name or a ScalarType code."""
     if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):

@@ -92,6 +92,18 @@ class _Records(logging.Handler):
         self.messages.append(record.getMessage())
 
 
+def test_scripted_gru_overloaded_forward_and_optional_state(tmp_path):
+    module = torch.nn.GRU(4, 5, batch_first=True).eval()
+    x = torch.randn(2, 3, 4)
+    path = str(tmp_path / "gru.pt")
+    torch.jit.save(torch.jit.script(module), path)
+    xml = convert_model(input_model=path, example_input=(x,), output_dir=str(tmp_path), compress_to_fp16=False).xml
+    assert len(core().read_model(xml).inputs) == 1
+    with torch.no_grad():
+        expected = [t.numpy() for t in module(x)]
+    assert_close(run_ir(xml, [x.numpy()]), expected)
+
+
 def test_module_capture_path_is_logged(tmp_path):
     logger = logging.getLogger("mo")
     records, level = _Records(), logger.level
