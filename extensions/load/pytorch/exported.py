@@ -161,8 +161,10 @@ class ExportedProgramDecoder:
         else:
             env[node.name] = created.out_port(0)
             created.out_port(0).add_tensor_names([node.name])
-        if inplace and node.args and isinstance(node.args[0], torch.fx.Node):
-            self.b.assign(node.args[0].name, created.out_port(0), source_of(node))
+        if node.args and isinstance(node.args[0], torch.fx.Node):   # a program left with in-place ops
+            if inplace:
+                self.b.assign(node.args[0].name, created.out_port(0), source_of(node))
+            self.b.record_view(node.name, node.args[0].name, "aten::alias" if inplace else base_kind, values)
 
     def _outputs(self, node, program) -> None:
         from torch.export.graph_signature import OutputKind

@@ -61,6 +61,22 @@ def test_exported_program_object_and_output_names(tmp_path):
     assert_close(run_ir(xml, [X.numpy()]), _expected(module, X))
 
 
+def test_program_left_with_in_place_writes_into_views(tmp_path):
+    class Writes(torch.nn.Module):
+        def forward(self, x):
+            y = x.clone()
+            y.mul_(2)
+            y[:, 1] = 7.0
+            y[0, 1:3].relu_()
+            return y
+
+    x = torch.randn(2, 4)
+    program = torch.export.export(Writes(), (x,))
+    with mock.patch.object(type(program), "run_decompositions", side_effect=RuntimeError("not functionalised")):
+        xml = convert_model(input_model=program, output_dir=str(tmp_path), compress_to_fp16=False).xml
+    assert_close(run_ir(xml, [x.numpy()]), [Writes()(x).numpy()])
+
+
 def test_script_module_with_control_flow_on_attributes(tmp_path):
     class Scripted(torch.nn.Module):
         def __init__(self):
