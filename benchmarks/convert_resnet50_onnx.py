@@ -98,6 +98,18 @@ def layer_count(xml: str) -> int:
     return sum(1 for _ in ElementTree.parse(xml).getroot().find("layers"))
 
 
+def print_comparison(converters: dict[str, list[str]], out: str, xml_name: str, repeat: int) -> None:
+    """Run each converter command ``repeat`` times and print its best and median wall time, peak
+    memory and the layer count of the IR it wrote to ``out/<label>/<xml_name>``."""
+    print(f"{'converter':10s} {'best wall s':>12s} {'median wall s':>14s} {'peak RSS MiB':>13s} {'IR layers':>10s}")
+    for label, cmd in converters.items():
+        runs = [run_measured(cmd) for _ in range(repeat)]
+        walls = sorted(r[0] for r in runs)
+        peak = max(r[1] for r in runs)
+        xml = os.path.join(out, label, xml_name)
+        print(f"{label:10s} {walls[0]:12.2f} {walls[len(walls) // 2]:14.2f} {peak:13.0f} {layer_count(xml):10d}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -122,13 +134,7 @@ def main() -> None:
     if ovc:
         converters["ovc"] = [ovc, model, "--output_model", os.path.join(out, "ovc", "resnet50.xml"),
                              "--compress_to_fp16=False"]
-    print(f"{'converter':10s} {'best wall s':>12s} {'median wall s':>14s} {'peak RSS MiB':>13s} {'IR layers':>10s}")
-    for label, cmd in converters.items():
-        runs = [run_measured(cmd) for _ in range(args.repeat)]
-        walls = sorted(r[0] for r in runs)
-        peak = max(r[1] for r in runs)
-        xml = os.path.join(out, label, "resnet50.xml")
-        print(f"{label:10s} {walls[0]:12.2f} {walls[len(walls) // 2]:14.2f} {peak:13.0f} {layer_count(xml):10d}")
+    print_comparison(converters, out, "resnet50.xml", args.repeat)
     shutil.rmtree(out, ignore_errors=True)
 
 

@@ -39,6 +39,9 @@ class ConversionOptions:
     scale: float | None = None
     reverse_input_channels: bool = False
     layouts: dict = field(default_factory=dict)
+    # Python API only: inputs to run a framework model object with while capturing its graph
+    # (PyTorch: a tensor, a tuple/list of tensors or a dict of keyword tensors)
+    example_input: Any = None
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
     registry: Any = None
@@ -66,13 +69,15 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from mo.version import VERSION
     p = _Parser(
-        prog="mo", description="Convert a trained model (ONNX) to OpenVINO IR v11 (.xml + .bin).",
+        prog="mo", description="Convert a trained model (ONNX, PyTorch) to OpenVINO IR v11 (.xml + .bin).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
-    p.add_argument("--input_model", "-m", help="Model file to convert (.onnx).")
+    p.add_argument("--input_model", "-m", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved with "
+                   "torch.jit.save, ExportedProgram .pt2 saved with torch.export.save).")
     p.add_argument("--output_dir", "-o", default=".", help="Folder for the IR files (default: current folder).")
     p.add_argument("--model_name", "-n", help="Name of the IR files (default: the model file's name).")
-    p.add_argument("--framework", choices=["onnx"], help="Framework of the model (guessed from the file when absent).")
+    p.add_argument("--framework", choices=["onnx", "pytorch"],
+                   help="Framework of the model (guessed from the file when absent).")
     p.add_argument("--input", "-i", help="Model inputs, each with optional shape and type: "
                    "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension. Naming an inner "
                    "tensor cuts the graph there.")
@@ -128,6 +133,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.output_dir = values.get("output_dir") or "."
     opts.model_name = values.get("model_name")
     opts.framework = values.get("framework")
+    opts.example_input = values.get("example_input")
     opts.inputs = parse_input(values.get("input"))
     frozen = values.get("freeze_placeholder_with_value")
     if frozen:
@@ -174,6 +180,11 @@ def _describe(value: Any) -> str:
         return value
     if isinstance(value, (list, tuple)):
         return ",".join(_describe(v) for v in value)
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{_describe(v)}" for k, v in value.items())
     if type(value).__name__ in ("ModelProto",):
         return "<ModelProto>"
+    if type(value).__module__.split(".")[0] in ("torch", "transformers") or hasattr(value, "forward"):
+        shape = getattr(value, "shape", None)   # a tensor: its shape; a model object: its class
+        return f"<{type(value).__name__}{'' if shape is None else list(shape)}>"
     return str(value)

@@ -27,8 +27,9 @@ def guess_framework(model, registry: Registry) -> str:
     for name, loader in sorted(registry.loaders.items()):
         if loader.accepts(model):
             return name
+    what = f"'{model}'" if isinstance(model, str) else f"a {type(model).__name__} object"
     raise InputModelError(
-        f"Cannot tell the framework of '{model}' from its name; give --framework "
+        f"Cannot tell the framework of {what} from its name; give --framework "
         f"({', '.join(sorted(registry.loaders))}).")
 
 

@@ -26,7 +26,8 @@ def _extract(graph, framework, registry, unsupported) -> None:
         extractor = registry.extractor(framework, fw_op, domain)
         if extractor is None:
             key = f"{domain}::{fw_op}" if domain else fw_op
-            unsupported.setdefault(key, []).append(node.name)
+            source = node.get("source")   # where the framework op comes from in the model's code
+            unsupported.setdefault(key, []).append(f"{node.name} ({source})" if source else node.name)
             continue
         try:
             extractor.extract(node)

@@ -38,6 +38,8 @@ def infer_node(node: Node) -> None:
         raise GraphError(
             f"Cannot infer the outputs of node '{node.name}' (op {node.op}) with inputs "
             f"[{inputs}]: {type(e).__name__}: {e}") from e
+    if node.id not in graph:
+        return    # a LoweredOp replaced itself by opset ops, inferred as they were created
     derived = node.op in SHAPE_SOURCES or any(
         graph._node[d].get("shape_derived") for d in
         (graph.input_data(node.id, i) for i in node.in_ports()) if d is not None)
@@ -50,4 +52,5 @@ def partial_infer(graph) -> None:
     """Infer every op node of a data-form graph in topological order."""
     assert graph.data_form, "partial inference runs on a data-form graph"
     for node in graph.topological_ops():
-        infer_node(node)
+        if node.id in graph:
+            infer_node(node)

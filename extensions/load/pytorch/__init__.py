@@ -1,0 +1,1 @@
+"""PyTorch loader: capture forms, TorchScript and ExportedProgram decoders, the shared graph builder."""

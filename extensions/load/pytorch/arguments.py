@@ -1,0 +1,156 @@
+"""Arguments of a loaded ATen node, and the base class of PyTorch extractors.
+
+The loader gives an ATen node one input port per schema argument (see ``builder.py``);
+``AtenArgs`` reads them by name or position: graph values as Ports, constants as Python values,
+tensor lists as lists of Ports, int lists as Python lists or 1-D tensors.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from extensions.load.pytorch.schema import is_number_type
+from mo.errors import ConversionError
+from mo.front.extractor import Extractor
+from mo.graph.node import Node
+from mo.graph.port import Port
+
+_MISSING = object()
+
+
+def where(node: Node) -> str:
+    """How messages name a node: its name, ATen operation and source line."""
+    source = node.get("source")
+    return f"'{node.name}' ({node.get('fw_op')}{', ' + source if source else ''})"
+
+
+class AtenArgs:
+    """Read access to the arguments of an ATen node (op form or data form)."""
+
+    def __init__(self, node: Node):
+        self.node = node
+        self.names = tuple(node.get("arg_names") or ())
+        self.types = tuple(node.get("arg_types") or ())
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def index(self, key: int | str) -> int | None:
+        if isinstance(key, int):
+            return key if key < len(self.names) else None
+        try:
+            return self.names.index(key)
+        except ValueError:
+            return None
+
+    def has(self, key: int | str) -> bool:
+        return self.index(key) is not None
+
+    def port(self, key: int | str) -> Port | None:
+        """The output Port feeding the argument, or None (None argument, absent, or a list)."""
+        i = self.index(key)
+        if i is None or not self.node.is_in_port_connected(i):
+            return None
+        return self.node.in_port(i).get_source()
+
+    def tensor(self, key: int | str) -> Port:
+        """A tensor argument that must be given."""
+        port = self.port(key)
+        if port is None:
+            raise ConversionError(f"Argument '{key}' of {where(self.node)} is missing.")
+        return port
+
+    def is_none(self, key: int | str) -> bool:
+        i = self.index(key)
+        if i is None:
+            return True
+        name = self.names[i]
+        return (not self.node.is_in_port_connected(i) and i not in (self.node.get("list_args") or {})
+                and (self.node.get("const_args") or {}).get(name) is None)
+
+    def const(self, key: int | str, default: Any = _MISSING) -> Any:
+        """The Python value of a constant argument (a list for lists, None for None); ``default``
+        when the argument is absent. A value computed by the model is a ConversionError."""
+        i = self.index(key)
+        if i is None:
+            if default is _MISSING:
+                raise ConversionError(f"{where(self.node)} has no argument '{key}'.")
+            return default
+        name = self.names[i]
+        consts = self.node.get("const_args") or {}
+        if name in consts:
+            return consts[name]
+        value = self.value(i)
+        if value is not None:
+            return value.tolist()
+        if i in (self.node.get("list_args") or {}):
+            items = [self.node.in_value(p) if p is not None else None for p in self.node.list_args[i]]
+            if all(v is not None for v in items):
+                return [v.tolist() for v in items]
+        if default is not _MISSING and not self.node.is_in_port_connected(i):
+            return default
+        raise ConversionError(f"Argument '{name}' of {where(self.node)} must be known when converting, but the "
+                              f"model computes it.")
+
+    def value(self, key: int | str) -> np.ndarray | None:
+        """The constant (or folded) value feeding the argument, if known."""
+        i = self.index(key)
+        if i is None or not self.node.is_in_port_connected(i):
+            return None
+        return self.node.in_value(i)
+
+    def tensors(self, key: int | str) -> list[Port | None]:
+        """The elements of a tensor-list argument."""
+        i = self.index(key)
+        lists = self.node.get("list_args") or {}
+        if i in lists:
+            return [self.node.in_port(p).get_source() if p is not None else None for p in lists[i]]
+        port = self.port(key)
+        return [] if port is None else [port]
+
+    def int_list(self, key: int | str) -> list[int] | list[Port | int]:
+        """An int-list argument: Python ints where known, Ports (0-d or 1-D) where computed."""
+        i = self.index(key)
+        lists = self.node.get("list_args") or {}
+        if i in lists:
+            items: list = []
+            for p in lists[i]:
+                v = self.node.in_value(p)
+                items.append(int(v) if v is not None and v.ndim == 0 else self.node.in_port(p).get_source())
+            return items
+        value = self.const(key)
+        if value is None:
+            return None
+        return [int(v) for v in np.atleast_1d(value)]
+
+    def is_weak(self, key: int | str) -> bool:
+        """Whether the argument is a Python number (a wrapped number in type promotion)."""
+        i = self.index(key)
+        if i is None:
+            return False
+        if i < len(self.types) and is_number_type(self.types[i]):
+            return True
+        port = self.port(i)
+        return port is not None and bool(port.node.get("pytorch_scalar"))
+
+
+class PyTorchExtractor(Extractor):
+    """Base of PyTorch extractors. ``lowerings`` maps each op class (usually an ``AtenOp``, see
+    ``extensions/front/pytorch/aten.py``) to the ATen names (``aten::relu``) it handles; those
+    names become ``op_types`` and ``extract`` turns a node into the op class of its name.
+    Extractors that decide otherwise override ``extract``."""
+
+    abstract = True
+    framework = "pytorch"
+    lowerings: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("lowerings"):
+            cls._classes = {name: op for op, names in cls.lowerings.items() for name in names}
+            cls.op_types = tuple(cls._classes)
+
+    @classmethod
+    def extract(cls, node: Node) -> None:
+        cls._classes[node.fw_op].update_node(node)

@@ -1,0 +1,194 @@
+"""Builds the op-form Graph of a PyTorch model; shared by the TorchScript and the ExportedProgram
+decoders.
+
+A decoder walks its graph and keeps, per value, what it currently is (``env``): an output Port,
+a Python constant (number, list, string, dtype, None, torch tensor) or a list/tuple/dict of
+those. ``call`` adds one node per ATen operation (``fw_op`` = ``aten::name``) with one input port
+per schema argument:
+
+* a graph value is linked to its port;
+* a number or list of numbers becomes a Const on its port (Python scalars marked
+  ``pytorch_scalar``: they take the tensor's type in arithmetic);
+* a constant tensor becomes a Const (its numpy value shares the tensor's memory);
+* None leaves the port unconnected; strings, dtypes (as element types), devices... are not
+  inputs; every constant argument is also kept by name in ``const_args``;
+* a list holding graph values gets one extra port per element after the schema arguments
+  (``list_args[arg index]`` = their port numbers, None for a None element).
+
+In-place operations (``aten::relu_``) become their out-of-place form, and the result is bound
+to the mutated value for every later reader (``assign``); when the mutated value is a view
+(slice, select, reshape, transpose...) of another value, that base value is rebuilt with the
+matching scatter and rebound too.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from extensions.load.pytorch.schema import ArgSpec, base_type, is_dtype_type, synthetic
+from extensions.load.pytorch.types import (
+    element_type_of_dtype,
+    is_number,
+    is_number_list,
+    scalar_array,
+    tensor_to_array,
+)
+from mo.graph.graph import Graph
+from mo.graph.node import Node
+from mo.graph.port import Port
+
+
+def split_inplace(kind: str) -> tuple[str, bool]:
+    """('aten::relu', True) for 'aten::relu_'; dunder names like 'aten::__and__' are not in-place."""
+    if kind.endswith("_") and not kind.endswith("__"):
+        return kind[:-1], True
+    return kind, False
+
+
+# view op -> how a new value of the view is written back into its base
+_SCATTER_SPECS = {
+    "aten::slice": ("aten::slice_scatter", synthetic("Tensor self", "Tensor src", "int dim", "Optional[int] start",
+                                                     "Optional[int] end", "int step")),
+    "aten::select": ("aten::select_scatter", synthetic("Tensor self", "Tensor src", "int dim", "int index")),
+}
+_RESHAPE_VIEWS = frozenset({"aten::view", "aten::reshape", "aten::unsqueeze", "aten::squeeze", "aten::flatten",
+                            "aten::view_as", "aten::reshape_as", "aten::unflatten"})
+_SAME_VIEWS = frozenset({"aten::detach", "aten::alias", "aten::contiguous"})
+VIEW_OPS = frozenset(_SCATTER_SPECS) | _RESHAPE_VIEWS | _SAME_VIEWS | {"aten::transpose", "aten::permute",
+                                                                       "aten::t"}
+
+
+class TorchGraphBuilder:
+    """The Graph being built, the current binding of each value and the view relations."""
+
+    def __init__(self, registry):
+        self.graph = Graph()
+        self.graph.graph.update(registry=registry, framework="pytorch")
+        self.registry = registry
+        self.env: dict[Any, Any] = {}
+        self._views: dict[Any, tuple[Any, str, list]] = {}
+        self._tensor_consts: dict[int, tuple[Any, Port]] = {}
+
+    # ----------------------------------------------------------------- leaves
+    def parameter(self, name: str, shape: tuple | None, element_type: str) -> Port:
+        node = self.registry.op("Parameter").create(self.graph, (), name=name, shape=shape,
+                                                    element_type=element_type)
+        node.out_port(0).add_tensor_names([name])
+        return node.out_port(0)
+
+    def tensor(self, tensor, name: str | None = None) -> Port:
+        """A Const holding a torch tensor (one per tensor object)."""
+        found = self._tensor_consts.get(id(tensor))
+        if found is not None and found[0] is tensor:
+            return found[1]
+        value, et = tensor_to_array(tensor)
+        port = self.registry.op("Const").create(self.graph, (), name=name or "constant", value=value,
+                                                element_type=et).out_port(0)
+        if name:
+            port.add_tensor_names([name])
+        self._tensor_consts[id(tensor)] = (tensor, port)
+        return port
+
+    def number(self, value: Any) -> Port:
+        """A Const holding a Python number (a wrapped number for type promotion) or a list."""
+        node = self.registry.op("Const").create(self.graph, (), name="scalar" if is_number(value) else "list",
+                                                value=scalar_array(value))
+        if is_number(value):
+            node["pytorch_scalar"] = True
+        return node.out_port(0)
+
+    def as_port(self, value: Any) -> Port:
+        if isinstance(value, Port):
+            return value
+        if is_number(value) or is_number_list(value):
+            return self.number(value)
+        if _is_tensor(value):
+            return self.tensor(value)
+        raise ValueError(f"{type(value).__name__} value {value!r} cannot be a tensor input")
+
+    def result(self, port: Port, name: str) -> Node:
+        node = self.registry.op("Result").create(self.graph, [port], name=f"{name}/sink_port_0")
+        taken = any(name in names for n in self.graph.op_nodes() if n.id != port.node.id
+                    for names in (n.get("tensor_names") or {}).values())
+        if not taken:   # an output name that another tensor has already is left out
+            port.add_tensor_names([name])
+        return node
+
+    # ----------------------------------------------------------------- operations
+    def call(self, kind: str, specs: tuple[ArgSpec, ...], values: list, num_outputs: int, name: str,
+             source: str | None = None) -> Node:
+        """Add a node for operation ``kind`` with argument ``values`` bound to ``specs``."""
+        node = self.graph.add_op({"name": name, "fw_op": kind, "op": None, "num_outputs": num_outputs,
+                                  "arg_names": tuple(s.name for s in specs),
+                                  "arg_types": tuple(s.type for s in specs),
+                                  "const_args": {}, "list_args": {}, "source": source})
+        extra = len(specs)
+        for i, (spec, value) in enumerate(zip(specs, values)):
+            if isinstance(value, Port):
+                value.connect(node.in_port(i))
+            elif value is None:
+                node.const_args[spec.name] = None
+            elif is_dtype_type(spec.type) or _is_dtype(value):
+                node.const_args[spec.name] = element_type_of_dtype(value)
+            elif is_number(value) or (is_number_list(value) and base_type(spec.type) != "List[Tensor]"):
+                self.number(value).connect(node.in_port(i))
+                node.const_args[spec.name] = value
+            elif _is_tensor(value):
+                self.tensor(value).connect(node.in_port(i))
+            elif isinstance(value, (list, tuple)):
+                ports = []
+                for item in value:
+                    if item is None:
+                        ports.append(None)
+                        continue
+                    self.as_port(item).connect(node.in_port(extra))
+                    ports.append(extra)
+                    extra += 1
+                node.list_args[i] = ports
+            else:
+                node.const_args[spec.name] = value if isinstance(value, (str, bool)) else str(value)
+        return node
+
+    # ----------------------------------------------------------------- mutation
+    def record_view(self, key: Any, base_key: Any, kind: str, values: list) -> None:
+        """``key`` is a view of ``base_key`` made by ``kind`` with argument ``values``."""
+        if kind in VIEW_OPS:
+            self._views[key] = (base_key, kind, list(values))
+
+    def assign(self, key: Any, port: Port, source: str | None = None) -> None:
+        """Value ``key`` now holds ``port`` (an in-place op wrote it); bases it is a view of are
+        rebuilt from it."""
+        self.env[key] = port
+        view = self._views.get(key)
+        if view is None:
+            return
+        base_key, kind, values = view
+        base = self.env[base_key]
+        name = f"{port.node.name}/update_base"
+        if kind in _SCATTER_SPECS:
+            scatter_kind, specs = _SCATTER_SPECS[kind]
+            node = self.call(scatter_kind, specs, [base, port, *values[1:]], 1, name, source)
+        elif kind in _RESHAPE_VIEWS:
+            node = self.call("aten::reshape_as", synthetic("Tensor self", "Tensor other"), [port, base], 1, name,
+                             source)
+        elif kind in _SAME_VIEWS:
+            self.assign(base_key, port, source)
+            return
+        elif kind == "aten::t":
+            node = self.call("aten::t", synthetic("Tensor self"), [port], 1, name, source)
+        elif kind == "aten::transpose":
+            node = self.call(kind, synthetic("Tensor self", "int dim0", "int dim1"), [port, *values[1:3]], 1, name,
+                             source)
+        else:   # permute by constant dims: the inverse permutation
+            inverse = [int(i) for i in np.argsort([int(d) for d in values[1]])]
+            node = self.call(kind, synthetic("Tensor self", "List[int] dims"), [port, inverse], 1, name, source)
+        self.assign(base_key, node.out_port(0), source)
+
+
+def _is_tensor(value: Any) -> bool:
+    return type(value).__module__.startswith("torch") and hasattr(value, "detach") and hasattr(value, "dtype")
+
+
+def _is_dtype(value: Any) -> bool:
+    return type(value).__name__ == "dtype" and type(value).__module__ == "torch"

@@ -1,0 +1,171 @@
+"""Getting a PyTorch model into a form with a graph: a TorchScript module or an ExportedProgram.
+
+* a file: TorchScript (``torch.jit.save``) or ExportedProgram (``torch.export.save``) archive;
+* a ``torch.export.ExportedProgram`` or a ``torch.jit.ScriptModule`` object: used as it is;
+* a ``torch.nn.Module``: captured with ``torch.export`` on ``example_input``, and traced with
+  ``torch.jit.trace`` when export fails. Input dimensions that ``--input`` gives as dynamic
+  (-1 or ?) are exported as dynamic (``Dim.AUTO``).
+
+torch is imported only here and in the decoders, when a PyTorch model is converted.
+"""
+from __future__ import annotations
+
+import inspect
+import logging
+import os
+import sys
+import warnings
+import zipfile
+from typing import Any, NamedTuple
+
+from mo.errors import InputModelError, OptionError
+
+log = logging.getLogger("mo")
+
+
+class Captured(NamedTuple):
+    """A model in a decodable form: ``kind`` is "torchscript" or "exported"; ``examples`` are
+    (name, example tensor) pairs of the inputs a module was traced with."""
+
+    kind: str
+    model: Any
+    examples: list
+    name: str
+
+
+def is_torch_model(obj: Any) -> bool:
+    """Whether ``obj`` is a torch.nn.Module, ScriptModule or ExportedProgram (without importing
+    torch when the caller has not)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    return isinstance(obj, (torch.nn.Module, torch.jit.ScriptFunction, torch.export.ExportedProgram))
+
+
+def _archive_kind(path: str) -> str | None:
+    """'torchscript' or 'exported' from the names inside a zip archive, None if not a zip."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return None
+    if any(n.endswith(("constants.pkl", "/code/__torch__.py")) or "/code/__torch__/" in n for n in names):
+        return "torchscript"
+    if any("serialized_exported_program" in n or n.endswith("archive_format") or "/models/" in n for n in names):
+        return "exported"
+    return None
+
+
+def load_file(path: str, example_input: Any = None) -> Captured:
+    """The model in a TorchScript or ExportedProgram archive; ``example_input`` gives the shapes
+    and types of a TorchScript model's inputs."""
+    import torch
+    name = os.path.splitext(os.path.basename(path))[0] or "model"
+    kind = _archive_kind(path)
+    if kind is None:
+        raise InputModelError(
+            f"'{path}' is not a TorchScript or ExportedProgram archive. Save the model with torch.jit.save "
+            f"(a traced or scripted module) or torch.export.save; a whole module pickled with torch.save "
+            f"cannot be converted from a file: pass the module object to convert_model instead.")
+    try:
+        if kind == "exported":
+            return Captured("exported", torch.export.load(path), [], name)
+        module = torch.jit.load(path, map_location="cpu")
+    except Exception as e:
+        raise InputModelError(f"Cannot read the PyTorch model '{path}': {type(e).__name__}: {e}") from e
+    args, kwargs = example_inputs(example_input)
+    return Captured("torchscript", module, _named_examples(module, args, kwargs), name)
+
+
+def example_inputs(example_input: Any) -> tuple[tuple, dict]:
+    """(positional, keyword) example inputs from a tensor, a tuple/list or a dict."""
+    if example_input is None:
+        return (), {}
+    if isinstance(example_input, dict):
+        return (), dict(example_input)
+    if isinstance(example_input, (list, tuple)):
+        return tuple(example_input), {}
+    return (example_input,), {}
+
+
+def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
+    """The decodable form of a model object."""
+    import torch
+    name = type(model).__name__
+    if isinstance(model, torch.export.ExportedProgram):
+        return Captured("exported", model, [], "model")
+    if isinstance(model, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
+        args, kwargs = example_inputs(example_input)
+        return Captured("torchscript", model, _named_examples(model, args, kwargs), name.replace("Recursive", ""))
+    if example_input is None:
+        raise OptionError(f"Converting a {name} object needs example_input (a tensor, a tuple of tensors or a "
+                          f"dict of keyword tensors) to capture its graph.")
+    args, kwargs = example_inputs(example_input)
+    model.eval()
+    try:
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            program = torch.export.export(model, args, kwargs, dynamic_shapes=_dynamic_shapes(model, args, kwargs,
+                                                                                             input_specs))
+        log.info("Captured %s with torch.export", name)
+        return Captured("exported", program, [], name)
+    except Exception as e:
+        log.info("torch.export of %s failed (%s: %s); capturing with torch.jit.trace", name, type(e).__name__,
+                 str(e).splitlines()[0] if str(e) else "")
+    try:
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if kwargs:
+                traced = torch.jit.trace(model, example_kwarg_inputs=_as_kwargs(model, args, kwargs), strict=False,
+                                         check_trace=False)
+            else:
+                traced = torch.jit.trace(model, args, strict=False, check_trace=False)
+    except Exception as e:
+        raise InputModelError(f"Cannot capture the graph of {name}: torch.export and torch.jit.trace both "
+                              f"failed; torch.jit.trace said: {type(e).__name__}: {e}") from e
+    log.info("Captured %s with torch.jit.trace", name)
+    return Captured("torchscript", traced, _named_examples(model, args, kwargs), name)
+
+
+def _forward_parameters(model) -> list[str]:
+    try:
+        params = inspect.signature(model.forward).parameters
+    except (TypeError, ValueError, AttributeError):   # a scripted module with overloaded forward
+        return []
+    return [p for p, v in params.items() if v.kind in (v.POSITIONAL_ONLY, v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
+
+
+def _as_kwargs(model, args: tuple, kwargs: dict) -> dict:
+    names = _forward_parameters(model)
+    if len(args) > len(names):
+        raise OptionError(f"example_input gives {len(args)} positional inputs but forward takes {len(names)}.")
+    return {**dict(zip(names, args)), **kwargs}
+
+
+def _named_examples(model, args: tuple, kwargs: dict) -> list:
+    names = _forward_parameters(model)
+    pairs = [(names[i] if i < len(names) else f"input_{i}", a) for i, a in enumerate(args)]
+    return pairs + list(kwargs.items())
+
+
+def _dynamic_shapes(model, args: tuple, kwargs: dict, input_specs: list):
+    """dynamic_shapes for torch.export: Dim.AUTO where --input gives a dynamic dimension."""
+    if not any(spec.shape and any(d < 0 for d in spec.shape) for spec in input_specs):
+        return None
+    from torch.export import Dim
+    named = dict(_named_examples(model, args, kwargs))
+    order = list(named)
+    dims: dict[str, dict] = {}
+    for i, spec in enumerate(input_specs):
+        key = spec.name if spec.name in named else (order[i] if spec.name is None and i < len(order) else None)
+        if key is None or not spec.shape:
+            continue
+        dims[key] = {d: Dim.AUTO for d, size in enumerate(spec.shape) if size < 0}
+    positional = _forward_parameters(model)[:len(args)]
+    result_args = tuple(dims.get(n) for n in positional)
+    result_kwargs = {k: dims.get(k) for k in kwargs}
+    if kwargs and not args:
+        return result_kwargs
+    if not kwargs:
+        return result_args
+    return {**dict(zip(positional, result_args)), **result_kwargs}

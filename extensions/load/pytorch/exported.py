@@ -1,0 +1,211 @@
+"""ExportedProgram decoder: the FX graph of a ``torch.export`` program as an op-form Graph.
+
+The program is first functionalised (``run_decompositions`` with an empty table: in-place ops and
+writes into views become out-of-place ops and scatters, nothing else is decomposed). Placeholders
+are bound through the graph signature: parameters, buffers and lifted constants become Consts
+sharing the tensors' memory, user inputs become Parameters whose symbolic dimensions
+(``torch.export.Dim``) stay dynamic. Each ``call_function`` of an ATen operator becomes one node;
+``operator.getitem`` picks an output, and Python arithmetic on symbolic sizes becomes the ATen
+scalar operation it stands for.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import operator
+import re
+import warnings
+from typing import Any
+
+from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
+from extensions.load.pytorch.schema import bind, from_function_schema, synthetic
+from extensions.load.pytorch.types import element_type_of_dtype, is_torch_file
+from mo.errors import InputModelError
+
+log = logging.getLogger("mo")
+
+_BINARY = synthetic("number self", "number other")
+_UNARY = synthetic("number self")
+# Python functions FX records on symbolic sizes -> (ATen operation, its argument specs)
+_PYTHON_OPS = {
+    operator.add: ("aten::add", _BINARY), operator.sub: ("aten::sub", _BINARY),
+    operator.mul: ("aten::mul", _BINARY), operator.truediv: ("aten::div", _BINARY),
+    operator.floordiv: ("aten::floordiv", _BINARY), operator.mod: ("aten::remainder", _BINARY),
+    operator.pow: ("aten::pow", _BINARY), operator.neg: ("aten::neg", _UNARY),
+    operator.eq: ("aten::eq", _BINARY), operator.ne: ("aten::ne", _BINARY), operator.lt: ("aten::lt", _BINARY),
+    operator.le: ("aten::le", _BINARY), operator.gt: ("aten::gt", _BINARY), operator.ge: ("aten::ge", _BINARY),
+    math.sqrt: ("aten::sqrt", _UNARY), math.floor: ("aten::floor", _UNARY), math.ceil: ("aten::ceil", _UNARY),
+}
+_SYM_OPS = {"sym_float": ("aten::Float", _UNARY), "sym_int": ("aten::Int", _UNARY),
+            "sym_max": ("aten::maximum", _BINARY), "sym_min": ("aten::minimum", _BINARY),
+            "sym_not": ("aten::logical_not", _UNARY), "_sym_sqrt": ("aten::sqrt", _UNARY),
+            "sym_sqrt": ("aten::sqrt", _UNARY)}
+# checks and hints without an effect on the computed values
+_IGNORED = frozenset({"aten::_assert_tensor_metadata", "aten::_assert_scalar", "aten::sym_constrain_range_for_size",
+                      "aten::sym_constrain_range", "aten::_assert_async", "aten::_print"})
+
+
+def source_of(node) -> str | None:
+    """'file.py:line' of the innermost frame outside torch in the node's stack trace."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "(.+?)", line (\d+)', trace)
+    for path, line in reversed(frames):
+        if not is_torch_file(path):
+            return f"{path}:{line}"
+    return f"{frames[-1][0]}:{frames[-1][1]}" if frames else None
+
+
+def _shape_of(val) -> tuple | None:
+    """A FakeTensor's shape with symbolic dims as -1 (a symbol known to be a number is that number)."""
+    from torch.fx.experimental.symbolic_shapes import is_concrete_int
+    shape = getattr(val, "shape", None)
+    if shape is None:
+        return None
+    return tuple(int(d) if is_concrete_int(d) else -1 for d in shape)
+
+
+class ExportedProgramDecoder:
+    """Decodes one ExportedProgram."""
+
+    def __init__(self, builder: TorchGraphBuilder, program):
+        self.b = builder
+        self.program = program
+
+    def decode(self) -> None:
+        program = self.program
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                program = program.run_decompositions({})
+        except Exception as e:   # a program that cannot be functionalised is decoded as it is
+            log.warning("Could not functionalise the exported program (%s: %s); in-place writes into views "
+                        "may be missed.", type(e).__name__, e)
+        signature = program.graph_signature
+        lifted = {**signature.inputs_to_parameters, **signature.inputs_to_buffers,
+                  **signature.inputs_to_lifted_tensor_constants}
+        tensors = {**program.state_dict, **program.constants}
+        for node in program.graph.nodes:
+            if node.op == "placeholder":
+                self._placeholder(node, lifted, tensors, signature.user_inputs)
+            elif node.op == "call_function":
+                self._call(node)
+            elif node.op == "get_attr":
+                self.b.env[node.name] = _attribute(program.graph_module, node.target)
+            elif node.op == "output":
+                self._outputs(node, program)
+            else:
+                raise InputModelError(f"Unexpected FX node '{node.name}' ({node.op}) in the exported program.")
+
+    def _placeholder(self, node, lifted: dict, tensors: dict, user_inputs) -> None:
+        if node.name in lifted:
+            target = lifted[node.name]
+            if target not in tensors:
+                raise InputModelError(f"The exported program has no value for '{target}'.")
+            self.b.env[node.name] = self.b.tensor(tensors[target], target)
+            return
+        if node.name not in user_inputs:
+            raise InputModelError(f"Input '{node.name}' of the exported program is neither a user input nor a "
+                                  f"parameter, buffer or constant.")
+        val = node.meta.get("val")
+        if not hasattr(val, "dtype"):
+            # a Python number input: it was specialised into the program, nothing reads it
+            self.b.env[node.name] = val
+            return
+        self.b.env[node.name] = self.b.parameter(node.name, _shape_of(val), element_type_of_dtype(val.dtype))
+
+    def _value(self, arg) -> Any:
+        """An FX argument with the nodes it refers to replaced by their current values."""
+        import torch.fx
+        if isinstance(arg, torch.fx.Node):
+            return self.b.env[arg.name]
+        if isinstance(arg, (list, tuple)):
+            return type(arg)(self._value(a) for a in arg)
+        if isinstance(arg, dict):
+            return {k: self._value(v) for k, v in arg.items()}
+        return arg
+
+    def _call(self, node) -> None:
+        import torch
+        target = node.target
+        env = self.b.env
+        if target is operator.getitem:
+            seq, idx = self._value(node.args[0]), node.args[1]
+            env[node.name] = seq[idx]
+            return
+        args = [self._value(a) for a in node.args]
+        kwargs = {k: self._value(v) for k, v in node.kwargs.items()}
+        if isinstance(target, torch._ops.OpOverload):
+            kind = target._schema.name
+            if kind in _IGNORED:
+                return
+            specs = from_function_schema(target._schema)
+            try:
+                values = bind(specs, args, kwargs)
+            except ValueError as e:
+                raise InputModelError(f"Cannot bind the arguments of '{node.name}' ({kind}): {e}") from e
+        elif target in _PYTHON_OPS or getattr(target, "__name__", None) in _SYM_OPS:
+            kind, specs = _PYTHON_OPS.get(target) or _SYM_OPS[target.__name__]
+            values = args
+        else:
+            name = getattr(target, "__name__", str(target))
+            kind, specs, values = f"python::{name}", synthetic(*[f"Tensor arg{i}" for i in range(len(args))]), args
+        base_kind, inplace = split_inplace(kind)
+        val = node.meta.get("val")
+        many = isinstance(val, (list, tuple))
+        count = len(val) if many else 1
+        created = self.b.call(base_kind, specs, values, count, node.name, source_of(node))
+        if many:
+            env[node.name] = [created.out_port(i) for i in range(count)]
+            for i in range(count):
+                created.out_port(i).add_tensor_names([f"{node.name}.{i}"])
+        else:
+            env[node.name] = created.out_port(0)
+            created.out_port(0).add_tensor_names([node.name])
+        if node.args and isinstance(node.args[0], torch.fx.Node):   # a program left with in-place ops
+            if inplace:
+                self.b.assign(node.args[0].name, created.out_port(0), source_of(node))
+            self.b.record_view(node.name, node.args[0].name, "aten::alias" if inplace else base_kind, values)
+
+    def _outputs(self, node, program) -> None:
+        from torch.export.graph_signature import OutputKind
+        outputs = list(node.args[0]) if isinstance(node.args[0], (list, tuple)) else [node.args[0]]
+        specs = program.graph_signature.output_specs
+        user = [(out, spec) for out, spec in zip(outputs, specs) if spec.kind == OutputKind.USER_OUTPUT]
+        names = _output_names(program, len(user))
+        for i, (out, _) in enumerate(user):
+            value = self._value(out)
+            if value is None:
+                continue
+            default = out.name if hasattr(out, "name") else f"output_{i}"
+            self.b.result(self.b.as_port(value), names[i] if names and names[i] else default)
+
+
+def _attribute(module, target: str):
+    obj = module
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _output_names(program, count: int) -> list[str | None] | None:
+    """Names of the user outputs from the output tree (dict keys, ModelOutput fields), if any."""
+    try:
+        import torch.utils._pytree as pytree
+        tree = pytree.tree_unflatten(list(range(count)), program.call_spec.out_spec)
+    except Exception:
+        return None
+    names: list[str | None] = [None] * count
+
+    def walk(obj, prefix) -> None:
+        if isinstance(obj, int):
+            if prefix and 0 <= obj < count:
+                names[obj] = prefix
+        elif hasattr(obj, "items"):
+            for key, item in obj.items():
+                walk(item, f"{prefix}.{key}" if prefix else str(key))
+        elif isinstance(obj, (list, tuple)):
+            for i, item in enumerate(obj):
+                walk(item, f"{prefix}.{i}" if prefix else None)
+
+    walk(tree, None)
+    return names

@@ -1,0 +1,67 @@
+"""PyTorch loader: TorchScript and ExportedProgram files, and model objects of the Python API
+(nn.Module, ScriptModule, ExportedProgram), into an op-form Graph with one node per ATen
+operation."""
+from __future__ import annotations
+
+import logging
+
+from extensions.load.pytorch.builder import TorchGraphBuilder
+from extensions.load.pytorch.capture import capture, is_torch_model, load_file
+from mo.front.loader import Loader
+from mo.graph.graph import Graph
+
+log = logging.getLogger("mo")
+
+
+def keep_specialized_dims(graph, specs) -> None:
+    """Dimensions that --input asks to be dynamic but that torch.export specialized (the program
+    is only valid for their example size) keep that size, with a warning."""
+    params = sorted(graph.nodes_by_op("Parameter"), key=lambda n: n["_seq"])
+    by_name = {p.name: p for p in params}
+    for i, spec in enumerate(specs):
+        param = by_name.get(spec.name) if spec.name is not None else (params[i] if i < len(params) else None)
+        if param is None or spec.shape is None or param.shape is None or len(param.shape) != len(spec.shape):
+            continue
+        fixed = [d for d, (given, exported) in enumerate(zip(spec.shape, param.shape)) if given < 0 <= exported]
+        if fixed:
+            log.warning("torch.export specialized dimension(s) %s of input '%s' to the example's size; they stay "
+                        "static", fixed, param.name)
+            spec.shape = tuple(param.shape[d] if d in fixed else s for d, s in enumerate(spec.shape))
+
+
+class PyTorchLoader(Loader):
+    """Loads PyTorch models through the capture form they come in (see ``capture.py``)."""
+
+    framework = "pytorch"
+    suffixes = (".pt", ".pt2", ".pth", ".torchscript")
+
+    @classmethod
+    def accepts(cls, path) -> bool:
+        if not isinstance(path, str):
+            return is_torch_model(path)
+        return super().accepts(path)
+
+    def load(self, options) -> Graph:
+        from extensions.load.pytorch.exported import ExportedProgramDecoder
+        from extensions.load.pytorch.torchscript import TorchScriptDecoder
+        model = options.input_model
+        if isinstance(model, str):
+            captured = load_file(model, options.example_input)
+        else:
+            captured = capture(model, options.example_input, options.inputs)
+        builder = TorchGraphBuilder(options.registry)
+        if captured.kind == "exported":
+            ExportedProgramDecoder(builder, captured.model).decode()
+            keep_specialized_dims(builder.graph, options.inputs)
+        else:
+            module = captured.model
+            if hasattr(module, "eval"):
+                module.eval()
+            TorchScriptDecoder(builder, module, captured.examples).decode()
+        graph = builder.graph
+        # what no output reads (unused arguments, writes nothing reads) goes before extraction
+        graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
+        graph.graph["model_name"] = captured.name
+        graph.graph["pytorch_capture"] = captured.kind
+        log.info("PyTorch model decoded from its %s graph: %d nodes", captured.kind, graph.number_of_nodes())
+        return graph

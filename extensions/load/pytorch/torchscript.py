@@ -1,0 +1,328 @@
+"""TorchScript decoder: the graph of a ScriptModule's ``forward`` as an op-form Graph.
+
+The forward graph is copied and inlined (calls of submodules become their bodies). ``prim::``
+nodes are resolved while decoding: constants, attribute reads of the module (parameters and
+buffers become Consts sharing the tensors' memory), list/tuple/dict construction and unpacking,
+``prim::If`` on a condition known at load time; Python arithmetic on constants is computed.
+Every other node becomes one graph node (see ``builder.TorchGraphBuilder.call``).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import operator
+import re
+from typing import Any
+
+from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
+from extensions.load.pytorch.schema import from_schema_text, synthetic
+from extensions.load.pytorch.types import element_type_of_dtype, is_number, is_torch_file
+from mo.errors import InputModelError
+from mo.graph.port import Port
+
+log = logging.getLogger("mo")
+
+# Python operations on constants that the decoder computes instead of adding nodes
+_CONST_FOLD = {
+    "aten::add": operator.add, "aten::sub": operator.sub, "aten::mul": operator.mul,
+    "aten::floordiv": operator.floordiv, "aten::remainder": operator.mod, "aten::neg": operator.neg,
+    "aten::eq": operator.eq, "aten::ne": operator.ne, "aten::lt": operator.lt, "aten::le": operator.le,
+    "aten::gt": operator.gt, "aten::ge": operator.ge, "aten::__not__": operator.not_,
+    "aten::__and__": operator.and_, "aten::__or__": operator.or_, "aten::Int": int, "aten::Float": float,
+    "aten::Bool": bool, "aten::len": len, "aten::__is__": operator.is_, "aten::__isnot__": operator.is_not,
+    "aten::div": operator.truediv, "aten::ScalarImplicit": lambda x: x, "prim::min": min, "prim::max": max,
+    "aten::floor": math.floor, "aten::ceil": math.ceil, "aten::sqrt": math.sqrt,
+    "aten::__contains__": lambda seq, item: item in seq, "aten::list": list, "aten::str": str,
+    "aten::format": lambda text, *args: text.format(*args),
+}
+# operations that return their input (dropout at inference) or an alias of it
+_ALIASES = frozenset({"aten::detach", "prim::unchecked_cast", "aten::contiguous", "aten::dropout",
+                      "aten::feature_dropout", "aten::alpha_dropout"})
+# operations that return a copy of their input value
+_COPIES = frozenset({"prim::NumToTensor", "aten::clone", "aten::lift_fresh", "aten::lift_fresh_copy"})
+# questions about where and how a tensor lives, whose answer at inference is known: CPU, no
+# gradients, no nested / sparse / quantized tensors, no autocast
+_KNOWN = {"prim::device": "cpu", "prim::is_cuda": False, "prim::is_nested": False, "prim::requires_grad": False,
+          "aten::is_grad_enabled": False, "prim::is_sparse": False, "prim::is_mkldnn": False,
+          "prim::is_quantized": False, "prim::is_meta": False, "prim::is_xpu": False, "prim::is_mps": False,
+          "aten::is_autocast_enabled": False, "aten::is_autocast_cpu_enabled": False, "prim::layout": 0,
+          "aten::_get_tracing_state": False, "aten::is_scripting": True, "prim::is_vulkan": False,
+          "aten::is_inference_mode_enabled": True}
+# nodes without an effect on the computed values
+_IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten::_assert_int_or_pair",
+                      "prim::SetAttr"})
+
+
+def source_of(node) -> str | None:
+    """'file.py:line' of a TorchScript node: the innermost frame outside torch itself, else the
+    location the graph printer shows."""
+    text = node.sourceRange()
+    frames = re.findall(r"^(.+?)\((\d+)\): ", text, flags=re.M)
+    for path, line in frames:
+        if not is_torch_file(path):
+            return f"{path}:{line}"
+    printed = str(node).splitlines()[0].split(" # ", 1)
+    if len(printed) == 2 and printed[1].strip() not in ("", ":0:0"):
+        return printed[1].strip().rsplit(":", 1)[0]
+    return f"{frames[0][0]}:{frames[0][1]}" if frames else None
+
+
+def _clean_name(debug_name: str) -> str:
+    """'x.1' -> 'x' (TorchScript numbers repeated names); plain numbers stay as they are."""
+    base = re.sub(r"\.\d+$", "", debug_name)
+    return base or debug_name
+
+
+def _tensor_info(value) -> tuple[tuple | None, str | None]:
+    """(shape, element type) of a graph input whose TorchScript type carries them (traced in
+    this process), else (None, None)."""
+    import torch
+    t = value.type()
+    if not isinstance(t, torch._C.TensorType):
+        return None, None
+    sizes = t.varyingSizes() if t.dim() is not None else None
+    shape = None if sizes is None else tuple(-1 if d is None else int(d) for d in sizes)
+    dtype = t.dtype()
+    return shape, (element_type_of_dtype(dtype) if dtype is not None else None)
+
+
+class TorchScriptDecoder:
+    """Decodes one ScriptModule (or scripted function); ``examples`` are (name, tensor) pairs of
+    the inputs it was traced with, which give the inputs' shapes and types."""
+
+    def __init__(self, builder: TorchGraphBuilder, module, examples: list | None = None):
+        self.b = builder
+        self.module = module
+        self.examples = examples or []
+
+    def decode(self) -> None:
+        import torch
+        method = _forward_method(self.module)
+        graph = (method.graph if method is not None else self.module.graph).copy()
+        torch._C._jit_pass_inline(graph)
+        inputs = list(graph.inputs())
+        if inputs and not isinstance(inputs[0].type(), torch._C.TensorType) and method is not None:
+            self.b.env[inputs[0].unique()] = self.module
+            inputs = inputs[1:]
+        defaults = _defaults(method, len(inputs))
+        by_name = dict(self.examples)
+        for i, value in enumerate(inputs):
+            name = _clean_name(value.debugName())
+            shape, et = _tensor_info(value)
+            example = by_name.get(name, self.examples[i][1] if i < len(self.examples) else None)
+            if example is None and defaults[i] is None and str(value.type()).startswith("Optional"):
+                self.b.env[value.unique()] = None    # an optional input left out stays None
+                continue
+            if hasattr(example, "shape") and hasattr(example, "dtype"):
+                shape, et = tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype)
+            self.b.env[value.unique()] = self.b.parameter(name, shape, et or "f32")
+        self.decode_block(graph)
+        flat = []
+        for value in graph.outputs():
+            _flatten(self.b.env[value.unique()], _clean_name(value.debugName()), flat)
+        if not flat:
+            raise InputModelError("The TorchScript model has no tensor outputs.")
+        for name, item in flat:
+            self.b.result(self.b.as_port(item), name)
+
+    def decode_block(self, block) -> None:
+        for node in block.nodes():
+            self.decode_node(node)
+
+    def value(self, v) -> Any:
+        return self.b.env[v.unique()]
+
+    def decode_node(self, node) -> None:
+        kind = node.kind()
+        outs = list(node.outputs())
+        env = self.b.env
+        if kind == "prim::Constant":
+            value = outs[0].toIValue() if outs else None
+            if _is_tensor_like(value) and value.dim() == 0 and not value.is_complex():
+                value = value.item()    # a Python number the tracer recorded as a 0-d tensor
+            env[outs[0].unique()] = value
+            return
+        if kind in _IGNORED:
+            return
+        if kind in _KNOWN:
+            env[outs[0].unique()] = _KNOWN[kind]
+            return
+        ins = [self.value(v) for v in node.inputs()]
+        if kind == "prim::GetAttr":
+            obj = ins[0]
+            attr = node.s("name")
+            env[outs[0].unique()] = False if attr == "training" else getattr(obj, attr)
+            return
+        if kind in ("prim::ListConstruct", "prim::TupleConstruct"):
+            env[outs[0].unique()] = list(ins) if kind == "prim::ListConstruct" else tuple(ins)
+            return
+        if kind == "prim::DictConstruct":
+            env[outs[0].unique()] = {ins[i]: ins[i + 1] for i in range(0, len(ins), 2)}
+            return
+        if kind in ("prim::ListUnpack", "prim::TupleUnpack"):
+            self._unpack(node, ins[0], outs)
+            return
+        if (kind in _ALIASES or kind in _COPIES) and not isinstance(ins[0], (list, tuple)):
+            env[outs[0].unique()] = ins[0]
+            if kind in _ALIASES and isinstance(ins[0], Port):   # in-place writes to it reach the input
+                self.b.record_view(outs[0].unique(), node.inputsAt(0).unique(), "aten::alias", [])
+            return
+        if kind in ("prim::TupleIndex", "aten::__getitem__") and isinstance(ins[0], (list, tuple, dict)):
+            env[outs[0].unique()] = ins[0][ins[1]] if not isinstance(ins[1], Port) else self._dynamic_index(node)
+            return
+        if kind == "prim::If":
+            self._if(node, ins[0], outs)
+            return
+        if kind == "prim::Loop" and is_number(ins[0]) and ins[1] is True:
+            self._unrolled_loop(node, int(ins[0]), ins[2:], outs)
+            return
+        if kind == "aten::dim" and isinstance(ins[0], Port) and ins[0].node.get("op") == "Parameter" \
+                and ins[0].node.get("shape") is not None:
+            env[outs[0].unique()] = len(ins[0].node.shape)    # the rank of a model input is known
+            return
+        if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
+            try:
+                env[outs[0].unique()] = _CONST_FOLD[kind](*ins)
+                return
+            except (TypeError, ValueError, ZeroDivisionError):
+                pass    # not Python values after all: a node computes it
+        self._call(node, kind, ins, outs)
+
+    def _call(self, node, kind, ins, outs) -> None:
+        base_kind, inplace = split_inplace(kind)
+        schema = node.schema()
+        specs = from_schema_text(schema) if schema != "(no schema)" else \
+            synthetic(*[f"Tensor arg{i}" for i in range(len(ins))])
+        name = _clean_name(outs[0].debugName()) if outs else base_kind
+        list_output = len(outs) == 1 and str(outs[0].type()).startswith("List[Tensor]")
+        count = self._list_length(node, outs[0]) if list_output else len(outs)
+        created = self.b.call(base_kind, specs, ins, count, name, source_of(node))
+        if list_output:
+            self.b.env[outs[0].unique()] = [created.out_port(i) for i in range(count)]
+        else:
+            for i, out in enumerate(outs):
+                port = created.out_port(i)
+                port.add_tensor_names([out.debugName()])
+                self.b.env[out.unique()] = port
+        if inplace and node.inputsAt(0).type().kind() == "TensorType":
+            self.b.assign(node.inputsAt(0).unique(), created.out_port(0), source_of(node))
+        if outs and len(ins) and isinstance(ins[0], Port):
+            self.b.record_view(outs[0].unique(), node.inputsAt(0).unique(),
+                               "aten::alias" if inplace else base_kind, ins)
+
+    def _list_length(self, node, out) -> int:
+        """Number of tensors a list-returning operation gives, from how the list is used."""
+        lengths = []
+        for use in out.uses():
+            user = use.user
+            if user.kind() == "prim::ListUnpack":
+                return len(list(user.outputs()))
+            if user.kind() == "aten::__getitem__":
+                idx = user.inputsAt(1)
+                if idx.node().kind() == "prim::Constant":
+                    lengths.append(int(idx.toIValue()) + 1)
+        kind = node.kind()
+        args = [self.value(v) for v in node.inputs()]
+        if kind == "aten::chunk" and is_number(args[1]):
+            return int(args[1])
+        if kind in ("aten::split_with_sizes", "aten::split") and isinstance(args[1], (list, tuple)):
+            return len(args[1])
+        if lengths and all(x >= 0 for x in lengths):
+            return max(lengths)
+        raise InputModelError(f"Cannot tell how many tensors '{kind}' at {source_of(node)} returns; only lists "
+                              f"that are unpacked or indexed by constants are supported.")
+
+    def _unpack(self, node, seq, outs) -> None:
+        if isinstance(seq, (list, tuple)):
+            if len(seq) != len(outs):
+                raise InputModelError(f"Unpacking {len(seq)} values into {len(outs)} at {source_of(node)}.")
+            for out, item in zip(outs, seq):
+                self.b.env[out.unique()] = item
+            return
+        # a list of ints computed in the graph (a 1-D tensor): one element each
+        specs = synthetic("List[int] list", "int idx")
+        for i, out in enumerate(outs):
+            created = self.b.call("aten::__getitem__", specs, [seq, i], 1, _clean_name(out.debugName()),
+                                  source_of(node))
+            self.b.env[out.unique()] = created.out_port(0)
+
+    def _dynamic_index(self, node):
+        raise InputModelError(f"Indexing a list by a computed index at {source_of(node)} is not supported.")
+
+    def _unrolled_loop(self, node, count: int, carried: list, outs) -> None:
+        """A loop with a trip count known at load time, decoded once per iteration; a loop that
+        may stop early (its condition is computed) is left as an unsupported node."""
+        block = next(iter(node.blocks()))
+        params = list(block.inputs())
+        results = list(block.outputs())
+        values = list(carried)
+        for i in range(count):
+            self.b.env[params[0].unique()] = i
+            for param, value in zip(params[1:], values):
+                self.b.env[param.unique()] = value
+            self.decode_block(block)
+            if self.b.env[results[0].unique()] is not True:
+                raise InputModelError(f"A loop at {source_of(node)} stops on a condition the model computes; "
+                                      f"only loops with a known number of iterations are supported.")
+            values = [self.b.env[v.unique()] for v in results[1:]]
+        for out, value in zip(outs, values):
+            self.b.env[out.unique()] = value
+
+    def _if(self, node, cond, outs) -> None:
+        if isinstance(cond, Port):
+            # a condition computed by the model: a node that extraction reports as unsupported
+            created = self.b.call("prim::If", synthetic("bool cond"), [cond], len(outs), "if", source_of(node))
+            for i, out in enumerate(outs):
+                self.b.env[out.unique()] = created.out_port(i)
+            return
+        blocks = list(node.blocks())
+        block = blocks[0] if cond else blocks[1]
+        self.decode_block(block)
+        for out, value in zip(outs, block.outputs()):
+            self.b.env[out.unique()] = self.b.env[value.unique()]
+
+
+def _forward_method(module):
+    """The forward method (of an overloaded forward, the first one that takes only tensors)."""
+    import torch
+    if hasattr(module, "forward"):
+        return module.forward
+    if not hasattr(module, "_c"):
+        return None
+    for name in sorted(n for n in module._c._method_names() if n.startswith("forward__")):
+        method = module._c._get_method(name)
+        types = [a.type for a in method.schema.arguments[1:]]
+        if all(isinstance(t, torch._C.TensorType) or str(t) == "Optional[Tensor]" for t in types):
+            return method
+    return None
+
+
+def _defaults(method, count: int) -> list:
+    """Default values of the method's inputs (a marker object where there is none)."""
+    none = [object()] * count
+    schema = getattr(method, "schema", None)
+    if schema is None:
+        return none
+    args = [a for a in schema.arguments if a.name != "self"][:count]
+    return [a.default_value if a.has_default_value() else object() for a in args] + none[len(args):]
+
+
+def _is_constant(value) -> bool:
+    return not isinstance(value, Port) and not (isinstance(value, (list, tuple)) and
+                                               any(isinstance(v, Port) for v in value))
+
+
+def _is_tensor_like(value) -> bool:
+    return hasattr(value, "detach") and hasattr(value, "dtype")
+
+
+def _flatten(value, name: str, out: list) -> None:
+    """(name, tensor) pairs of a (nested) tuple/list/dict output, in order."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, str(key), out)
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _flatten(item, f"{name}.{i}", out)
+    elif value is not None:
+        out.append((name, value))

@@ -1,0 +1,95 @@
+"""Element types of PyTorch values: torch dtypes and TorchScript ScalarType codes as OpenVINO
+element types, tensors as numpy arrays (sharing memory where the dtype allows), Python scalars
+as the constants they become."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+# torch dtype name (str(torch.float32) without "torch.") -> element type
+DTYPE_NAMES = {
+    "float32": "f32", "float": "f32", "float64": "f64", "double": "f64", "float16": "f16", "half": "f16",
+    "bfloat16": "bf16", "int64": "i64", "long": "i64", "int32": "i32", "int": "i32", "int16": "i16",
+    "short": "i16", "int8": "i8", "uint8": "u8", "bool": "boolean", "uint16": "u16", "uint32": "u32",
+    "uint64": "u64", "float8_e4m3fn": "f8e4m3", "float8_e5m2": "f8e5m2",
+}
+# c10::ScalarType codes, as TorchScript constants give dtypes
+SCALAR_TYPE_CODES = {0: "u8", 1: "i8", 2: "i16", 3: "i32", 4: "i64", 5: "f16", 6: "f32", 7: "f64",
+                     11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
+
+
+def scalar_type_code(element_type: str) -> int:
+    """The c10::ScalarType code of an element type (what TorchScript's prim::dtype gives)."""
+    for code, et in SCALAR_TYPE_CODES.items():
+        if et == element_type:
+            return code
+    raise ValueError(f"element type {element_type} has no torch ScalarType")
+
+
+def element_type_of_dtype(dtype: Any) -> str:
+    """OpenVINO element type of a torch.dtype, a dtype name or a ScalarType code."""
+    if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+        try:
+            return SCALAR_TYPE_CODES[int(dtype)]
+        except KeyError:
+            raise ValueError(f"unsupported torch ScalarType code {int(dtype)}") from None
+    name = str(dtype).replace("torch.", "")
+    try:
+        return DTYPE_NAMES[name]
+    except KeyError:
+        raise ValueError(f"unsupported torch dtype {name}") from None
+
+
+def tensor_to_array(tensor) -> tuple[np.ndarray, str]:
+    """(numpy value, element type) of a torch tensor; the array shares the tensor's memory
+    unless the type has no numpy counterpart (bf16 and float8 are widened to f32)."""
+    import torch
+    t = tensor.detach()
+    if t.device.type != "cpu":
+        t = t.cpu()
+    et = element_type_of_dtype(t.dtype)
+    if t.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
+        return t.float().numpy(), et
+    if not t.is_contiguous() and t.numel() and t.stride() and 0 in t.stride():
+        t = t.contiguous()   # an expanded view: numpy cannot hold zero strides as a plain array
+    return t.numpy(), et
+
+
+def scalar_array(value: Any) -> np.ndarray:
+    """A Python number, bool or list of them as the constant it becomes: ints i64, floats f32
+    (PyTorch computes Python floats in the tensor's type), bools boolean."""
+    arr = np.asarray(value)
+    if arr.size == 0:
+        return arr.astype(np.int64)
+    if arr.dtype == np.bool_:
+        return arr
+    if arr.dtype.kind in "iu":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "f":
+        return arr.astype(np.float32)
+    raise ValueError(f"{value!r} is not a number or a list of numbers")
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, np.number, np.bool_))
+
+
+def is_number_list(value: Any) -> bool:
+    """A (possibly nested) list or tuple of numbers, not empty of numbers only by being empty."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    return all(is_number(v) or is_number_list(v) for v in value)
+
+
+@lru_cache(maxsize=1)
+def _torch_dir() -> str:
+    import torch
+    return os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+
+
+def is_torch_file(path: str) -> bool:
+    """Whether a source file belongs to the torch package (not the user's model code)."""
+    return os.path.abspath(path).startswith(_torch_dir())

@@ -1,0 +1,46 @@
+"""Layer tests of the ATen convolution and pooling lowerings."""
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from tests.utils.torch_models import PATHS, check_module
+
+torch.manual_seed(0)
+
+
+class Convs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(4, 6, 3, padding=1)
+        self.c2 = nn.Conv2d(4, 6, 3, stride=2, padding=(1, 2), dilation=(1, 2))
+        self.dw = nn.Conv2d(4, 8, 3, groups=4, padding="same", bias=False)
+        self.valid = nn.Conv2d(4, 2, (2, 3), padding="valid")
+        self.c3 = nn.Conv3d(4, 2, 2)
+        self.t1 = nn.ConvTranspose1d(4, 3, 3, stride=2, padding=1, output_padding=1)
+        self.t2 = nn.ConvTranspose2d(4, 4, 3, stride=2, groups=2)
+
+    def forward(self, x):
+        seq = x.flatten(2)
+        return self.c1(seq), self.c2(x), self.dw(x), self.valid(x), self.c3(x.unsqueeze(2).expand(-1, -1, 3, -1, -1)), \
+            self.t1(seq), self.t2(x), self.c1(seq[0])
+
+
+class Pools(nn.Module):
+    def forward(self, x):
+        seq = x.flatten(2)
+        values, indices = F.max_pool2d(x, 3, 2, 1, return_indices=True)
+        return F.max_pool2d(x, 2), F.max_pool2d(x, 3, stride=2, ceil_mode=True), values, indices, \
+            F.max_pool1d(seq, 4), F.avg_pool2d(x, 3, 2, 1), F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), \
+            F.avg_pool2d(x, 2, ceil_mode=True), F.avg_pool1d(seq, 3), F.adaptive_avg_pool2d(x, 1), \
+            F.adaptive_avg_pool2d(x, (2, 3)), F.adaptive_max_pool2d(x, (3, 2)), F.adaptive_avg_pool1d(seq, 5), \
+            F.max_pool2d(x[0], 2), F.adaptive_avg_pool2d(x, (None, 2)), F.avg_pool2d(x, 12, ceil_mode=True)
+
+
+X = torch.randn(2, 4, 7, 9)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("module", [Convs(), Pools()], ids=["conv", "pool"])
+def test_conv(module, path, tmp_path):
+    check_module(module, (X,), tmp_path, path)

@@ -1,0 +1,63 @@
+"""Layer tests of the ATen elementwise lowerings through each capture path."""
+import pytest
+import torch
+
+from tests.utils.torch_models import PATHS, check_module
+
+torch.manual_seed(0)
+X = torch.randn(2, 3, 4)
+Y = torch.randn(2, 3, 4)
+I = torch.randint(-5, 6, (2, 3, 4))
+
+
+class Arithmetic(torch.nn.Module):
+    def forward(self, x, y):
+        return x + 2 * y - 1, torch.sub(x, y, alpha=0.5), (x * y) / 3, 1 - x, x ** 2, torch.maximum(x, y), \
+            torch.minimum(x, y), torch.remainder(x, 0.7), torch.fmod(x, 0.7), 2 ** y, \
+            torch.addcmul(x, x, y, value=0.5), torch.addcdiv(x, x, y.abs() + 1), torch.lerp(x, y, 0.3)
+
+
+class IntegerArithmetic(torch.nn.Module):
+    def forward(self, i):
+        return i // 2, torch.div(i, 3, rounding_mode="trunc"), i / 2, i * 2.5, i + True, i % 3, \
+            torch.div(i, -4, rounding_mode="floor"), (i > 0) + (i < 2)
+
+
+class Comparisons(torch.nn.Module):
+    def forward(self, x, y):
+        return x > y, x <= 0.5, x == x, x != y, (x > 0) & (y > 0), (x > 0) | (y > 0), ~(x > 0), \
+            torch.logical_xor(x > 0, y > 0), torch.logical_not(x)
+
+
+class Unary(torch.nn.Module):
+    def forward(self, x):
+        p = x.abs() + 0.1
+        return torch.exp(x), torch.log(p), torch.sqrt(p), torch.rsqrt(p), torch.sin(x), torch.cos(x), torch.tanh(x), \
+            torch.sigmoid(x), torch.erf(x), torch.floor(x), torch.ceil(x), torch.round(x * 3), torch.trunc(x * 3), \
+            torch.sign(x), torch.neg(x), torch.reciprocal(p), torch.log2(p), torch.log1p(p), torch.square(x), \
+            torch.isnan(torch.log(x)), torch.atan(x), torch.expm1(x)
+
+
+class WhereClamp(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.where(x > 0, x, y), torch.where(x > 0, x, 0.0), x.masked_fill(y > 0, -1.5), \
+            torch.clamp(x, -0.5, 0.5), torch.clamp(x, min=0.1), x.clamp_max(y), torch.clip(x, y, y + 1)
+
+
+class InPlace(torch.nn.Module):
+    def forward(self, x, y):
+        z = x.clone()
+        z.add_(y)
+        z.mul_(2)
+        z.relu_()
+        z[:, 1] = 7.0
+        z[0, :, 1:3] = y[0, :, :2]
+        return z
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("module, inputs", [
+    (Arithmetic(), (X, Y)), (IntegerArithmetic(), (I,)), (Comparisons(), (X, Y)), (Unary(), (X,)),
+    (WhereClamp(), (X, Y)), (InPlace(), (X, Y))], ids=["arithmetic", "integer", "compare", "unary", "where", "inplace"])
+def test_elementwise(module, inputs, path, tmp_path):
+    check_module(module, inputs, tmp_path, path)

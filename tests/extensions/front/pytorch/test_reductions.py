@@ -1,0 +1,39 @@
+"""Layer tests of the ATen reduction, cumsum and sorting lowerings."""
+import pytest
+import torch
+
+from tests.utils.torch_models import PATHS, check_module
+
+torch.manual_seed(0)
+X = torch.randn(3, 4, 5)
+
+
+class Reductions(torch.nn.Module):
+    def forward(self, x):
+        return x.sum(), x.sum(1), x.sum((0, 2), keepdim=True), x.mean(-1), x.mean([1, 2], keepdim=True), \
+            x.prod(2), x.amax(1), x.amin((0, 1)), (x > 0).sum(1), (x > 0).any(2), (x > -3).all(), \
+            x.std(1), x.var(2, unbiased=False), torch.logsumexp(x, 1), x.norm(dim=2), x.norm(p=1, dim=1), \
+            torch.linalg.vector_norm(x, ord=3, dim=-1), x.long().sum(0), torch.count_nonzero(x > 0, dim=1), \
+            *torch.var_mean(x, 1), *torch.std_mean(x, (0, 2), keepdim=True), \
+            torch.nn.functional.cosine_similarity(x, x.flip(1), dim=2)
+
+
+class Extremes(torch.nn.Module):
+    def forward(self, x):
+        m, i = x.max(1)
+        n, j = torch.min(x, -1, keepdim=True)
+        return x.max(), m, i, n, j, x.argmax(), x.argmin(1), torch.max(x, x.flip(0))
+
+
+class Sorting(torch.nn.Module):
+    def forward(self, x):
+        v, i = torch.topk(x, 2, dim=1)
+        w, j = torch.topk(x, 3, largest=False)
+        s, k = torch.sort(x, dim=1, descending=True)
+        return v, i, w, j, s, k, torch.argsort(x, dim=-1), torch.cumsum(x, 1), torch.cumsum((x > 0).int(), -1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("module", [Reductions(), Extremes(), Sorting()], ids=["reduce", "extremes", "sort"])
+def test_reductions(module, path, tmp_path):
+    check_module(module, (X,), tmp_path, path)

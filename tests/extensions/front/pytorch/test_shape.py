@@ -1,0 +1,53 @@
+"""Layer tests of the ATen lowerings that rearrange tensors."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.utils.torch_models import PATHS, check_module
+
+torch.manual_seed(0)
+X = torch.randn(2, 3, 4, 6)
+
+
+class Views(torch.nn.Module):
+    def forward(self, x):
+        b = x.size(0)
+        return x.view(b, -1), x.reshape(2, 3, 24), x.flatten(1), x.flatten(1, 2), x.flatten(), \
+            x.unflatten(3, (2, 3)), x.view_as(torch.zeros(6, 4, 6)), x.permute(0, 2, 3, 1), x.transpose(-1, -2), \
+            x[0, 0].t(), torch.movedim(x, 1, -1), x.contiguous().view(b, 3, -1).shape[-1] * x.mean()
+
+
+class Squeezes(torch.nn.Module):
+    def forward(self, x):
+        y = x[:, :1]
+        return y.squeeze(1), y.squeeze(), x.squeeze(1), y.squeeze(-3), x.unsqueeze(0), x.unsqueeze(-1), \
+            x.unsqueeze(2).expand(2, 3, 5, 4, 6), y.expand(-1, 4, -1, -1), y.expand_as(x), x.repeat(1, 2, 1, 1), \
+            x.repeat(2, 1, 1, 1, 1), torch.tile(x, (2,)), x.repeat_interleave(2, dim=1), x[0, 0].broadcast_to(3, 4, 6)
+
+
+class Joins(torch.nn.Module):
+    def forward(self, x, i):
+        a, b, c = x.split([1, 1, 1], dim=1)
+        d, e = x.chunk(2, dim=-1)
+        f = x.split(4, dim=3)
+        parts = x.unbind(1)
+        return torch.cat([a, b, c], 1), torch.cat((x, i.float()), dim=-1), torch.stack([d, e], 0), \
+            torch.stack(parts, -1), f[0] + 1, f[1] * 2, torch.cat([x, i], 1), parts[2]
+
+
+class Moves(torch.nn.Module):
+    def forward(self, x):
+        return torch.flip(x, [1, -1]), torch.roll(x, 2, 3), torch.roll(x, (1, -1), (1, 2)), torch.roll(x, 5), \
+            x.narrow(2, 1, 2), torch.tril(x), torch.triu(x, 1), torch.tril(x[0, 0], -1), \
+            F.pixel_shuffle(torch.arange(2 * 8 * 2 * 3, dtype=torch.float32).view(2, 8, 2, 3), 2) + x.sum(), \
+            F.pixel_unshuffle(x, 2), torch.diff(x, dim=1), torch.diff(x, n=2, prepend=x[..., :1]), \
+            *torch.meshgrid(torch.arange(3.0), x[0, 0, 0], indexing="ij"), \
+            *torch.meshgrid(x[0, :, 0, 0], x[0, 0, 0, :3], indexing="xy"), F.channel_shuffle(x.transpose(1, 3), 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("module, inputs", [
+    (Views(), (X,)), (Squeezes(), (X,)), (Joins(), (X, torch.ones(2, 3, 4, 6, dtype=torch.int32))), (Moves(), (X,))],
+    ids=["views", "squeeze", "joins", "moves"])
+def test_shape(module, inputs, path, tmp_path):
+    check_module(module, inputs, tmp_path, path)
