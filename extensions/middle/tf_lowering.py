@@ -19,7 +19,7 @@ def rank_of(node, port: int = 0) -> int:
     return rank
 
 
-class BiasAddNCHWToAdd(MiddleReplaceOp):
+class TfBiasAddNCHWToAdd(MiddleReplaceOp):
     """BiasAdd (NCHW) -> Add of the bias unsqueezed to [C, 1, ...]."""
 
     frameworks = ("tf",)
@@ -34,7 +34,7 @@ class BiasAddNCHWToAdd(MiddleReplaceOp):
         return [b.Add(node.in_port(0).get_source(), bias, name=node.name)]
 
 
-class SelectV1ToSelect(MiddleReplaceOp):
+class TfSelectV1ToSelect(MiddleReplaceOp):
     """Select (v1) -> Select; a vector condition over the rows of higher-rank values is
     unsqueezed so it broadcasts along axis 0."""
 
@@ -50,7 +50,7 @@ class SelectV1ToSelect(MiddleReplaceOp):
         return [b.Select(cond, node.in_port(1).get_source(), node.in_port(2).get_source(), name=node.name)]
 
 
-class SpaceBatchToOpset(MiddleReplaceOp):
+class TfSpaceBatchToOpset(MiddleReplaceOp):
     """SpaceToBatchND / BatchToSpaceND -> SpaceToBatch / BatchToSpace, block and pads extended
     over the batch (1, 0) and the dimensions after the blocked ones (1, 0)."""
 
@@ -73,7 +73,7 @@ class SpaceBatchToOpset(MiddleReplaceOp):
         return [b.op(op, node.in_port(0).get_source(), full_block, begin, end, name=node.name)]
 
 
-class ConvBackpropInputToOpset(MiddleReplaceOp):
+class TfConvBackpropInputToOpset(MiddleReplaceOp):
     """Conv2DBackpropInput / Conv3DBackpropInputV2 -> ConvolutionBackpropData (channels-first).
 
     With static sizes the padding of the forward convolution is given explicitly and

@@ -142,7 +142,7 @@ class WhileLoop:
             self.fail(f"loop variable {k} is a TensorList made by {kind}")
 
 
-class WhileToLoop(ReplaceOp):
+class TfWhileToLoop(ReplaceOp):
     """tf::While -> Loop (see the module docstring)."""
 
     frameworks = ("tf",)
@@ -210,7 +210,7 @@ class WhileToLoop(ReplaceOp):
                 graph.remove_node(maker.id)
 
 
-class IfToOpset(ReplaceOp):
+class TfIfToOpset(ReplaceOp):
     """tf::If -> If: the branches' arguments are inputs 1.. of the node; a numeric condition is
     true when non-zero."""
 

@@ -17,7 +17,7 @@ def filters_to_oihw(b: OpBuilder, w, n_spatial: int):
     return b.Transpose(w, np.array([n_spatial + 1, n_spatial] + list(range(n_spatial)), np.int64))
 
 
-class ConvToOpset(TfLowering):
+class TfConvToOpset(TfLowering):
     """Conv2D / Conv3D -> Convolution; DepthwiseConv2dNative -> GroupConvolution with one group per
     input channel (filters [kh, kw, C, M] -> [C, M, 1, kh, kw])."""
 
@@ -36,7 +36,7 @@ class ConvToOpset(TfLowering):
         return [back_to_data_format(b, y, node, rank)]
 
 
-class PoolToOpset(TfLowering):
+class TfPoolToOpset(TfLowering):
     """MaxPool / AvgPool -> MaxPool / AvgPool (padding excluded from averages, as TensorFlow
     does); MaxPoolV2 takes ksize and strides from constant inputs."""
 
@@ -62,7 +62,7 @@ class PoolToOpset(TfLowering):
         return [back_to_data_format(b, y, node, rank)]
 
 
-class FusedBatchNormToOpset(TfLowering):
+class TfFusedBatchNormToOpset(TfLowering):
     """FusedBatchNorm -> BatchNormInference (channels-first); outputs 1 and 2 (the statistics)
     are the given mean and variance."""
 
@@ -77,7 +77,7 @@ class FusedBatchNormToOpset(TfLowering):
         return [back_to_data_format(b, y, node, rank), params[2], params[3]]
 
 
-class DepthSpaceToOpset(TfLowering):
+class TfDepthSpaceToOpset(TfLowering):
     """DepthToSpace / SpaceToDepth -> the opset ops in blocks_first mode (TensorFlow's order of
     the channel blocks), channels-first."""
 
@@ -97,7 +97,7 @@ NEAREST_MODES = {(True, False): ("align_corners", "round_prefer_ceil"),
                  (False, False): ("asymmetric", "floor")}
 
 
-class ResizeToInterpolate(TfLowering):
+class TfResizeToInterpolate(TfLowering):
     """ResizeBilinear / ResizeNearestNeighbor / ResizeBicubic (NHWC) -> Interpolate-11 of axes
     1 and 2 to ``size``: bilinear is linear_onnx, bicubic cubic with TensorFlow's coefficient
     (-0.5 with half-pixel centers, else -0.75)."""

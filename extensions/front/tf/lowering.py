@@ -3,7 +3,7 @@ they also lower what the loop and branch bodies hold."""
 from __future__ import annotations
 
 from extensions.front.tf.checks import CheckTfLowered
-from extensions.front.tf.control_flow import IfToOpset, WhileToLoop
+from extensions.front.tf.control_flow import TfIfToOpset, TfWhileToLoop
 from mo.pipeline.transform import ReplaceOp
 
 
@@ -15,7 +15,7 @@ class TfLowering(ReplaceOp):
     frameworks = ("tf",)
 
     def run_after(self):
-        return [WhileToLoop, IfToOpset]
+        return [TfWhileToLoop, TfIfToOpset]
 
     def run_before(self):
         return [CheckTfLowered]

@@ -56,7 +56,7 @@ BUILDERS = {
 }
 
 
-class MathToOpset(TfLowering):
+class TfMathToOpset(TfLowering):
     """tf::Math -> the opset ops of its ``kind``."""
 
     op = "tf::Math"

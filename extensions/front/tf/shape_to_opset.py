@@ -24,7 +24,7 @@ def i64(value) -> np.ndarray:
     return np.array(value, np.int64)
 
 
-class ConcatToOpset(TfLowering):
+class TfConcatToOpset(TfLowering):
     op = "tf::Concat"
 
     def replace_op(self, graph, node):
@@ -33,7 +33,7 @@ class ConcatToOpset(TfLowering):
         return [OpBuilder(graph, node.name).Concat(*values, axis=axis, name=node.name)]
 
 
-class PackToOpset(TfLowering):
+class TfPackToOpset(TfLowering):
     """Pack -> Concat of the inputs, each unsqueezed at ``axis``."""
 
     op = "tf::Pack"
@@ -47,7 +47,7 @@ class PackToOpset(TfLowering):
         return [b.Concat(*parts, axis=node.axis, name=node.name)]
 
 
-class UnpackToOpset(TfLowering):
+class TfUnpackToOpset(TfLowering):
     """Unpack -> Split along ``axis`` and a Squeeze of each part."""
 
     op = "tf::Unpack"
@@ -62,7 +62,7 @@ class UnpackToOpset(TfLowering):
         return [b.Squeeze(p, i64([node.axis]), name=f"{node.name}:{i}") for i, p in enumerate(parts)]
 
 
-class SplitToOpset(TfLowering):
+class TfSplitToOpset(TfLowering):
     """Split(axis, value) -> Split(value, axis); SplitV(value, sizes, axis) -> VariadicSplit."""
 
     op = "tf::Split"
@@ -79,7 +79,7 @@ class SplitToOpset(TfLowering):
         return list(parts) if isinstance(parts, tuple) else [parts]
 
 
-class PadToOpset(TfLowering):
+class TfPadToOpset(TfLowering):
     """Pad / PadV2 / MirrorPad (paddings [rank, 2]) -> Pad with pads_begin = paddings[:, 0] and
     pads_end = paddings[:, 1]."""
 
@@ -99,7 +99,7 @@ class PadToOpset(TfLowering):
         return [b.Pad(x, begin, end, fill, pad_mode=node.pad_mode, name=node.name)]
 
 
-class SliceToOpset(TfLowering):
+class TfSliceToOpset(TfLowering):
     """Slice(input, begin, size) -> Slice(input, begin, begin + size, 1), a size of -1 reaching
     the end of the dimension."""
 
@@ -119,7 +119,7 @@ class SliceToOpset(TfLowering):
         return [b.Slice(x, begin, stop, step, name=node.name)]
 
 
-class SqueezeToOpset(TfLowering):
+class TfSqueezeToOpset(TfLowering):
     op = "tf::Squeeze"
 
     def replace_op(self, graph, node):
@@ -128,7 +128,7 @@ class SqueezeToOpset(TfLowering):
         return [b.Squeeze(node.in_port(0).get_source(), axes, name=node.name)]
 
 
-class GatherToOpset(TfLowering):
+class TfGatherToOpset(TfLowering):
     op = "tf::Gather"
 
     def replace_op(self, graph, node):
@@ -136,7 +136,7 @@ class GatherToOpset(TfLowering):
         return [b.Gather(node.in_port(0).get_source(), node.in_port(1).get_source(), i64(0), name=node.name)]
 
 
-class FillToBroadcast(TfLowering):
+class TfFillToBroadcast(TfLowering):
     op = "tf::Fill"
 
     def replace_op(self, graph, node):
@@ -144,7 +144,7 @@ class FillToBroadcast(TfLowering):
         return [b.Broadcast(node.in_port(1).get_source(), node.in_port(0).get_source(), mode="numpy", name=node.name)]
 
 
-class ShapeCountToOpset(TfLowering):
+class TfShapeCountToOpset(TfLowering):
     """Size -> ReduceProd(ShapeOf(x)); Rank -> ShapeOf(ShapeOf(x)) as a scalar."""
 
     op = "tf::ShapeCount"
@@ -157,7 +157,7 @@ class ShapeCountToOpset(TfLowering):
         return [b.Squeeze(b.ShapeOf(shape, output_type=node.out_type), i64([0]), name=node.name)]
 
 
-class ArgMinMaxToTopK(TfLowering):
+class TfArgMinMaxToTopK(TfLowering):
     """ArgMax / ArgMin -> the indices of TopK with k = 1 (first index among equals), squeezed."""
 
     op = "tf::ArgMinMax"
