@@ -219,13 +219,21 @@ RULES: dict[str, Callable[[Node, list[int]], Plan | None]] = {
 }
 
 
+# ops whose inputs all follow the Transpose as in an elementwise op
+ELEMENTWISE_LIKE = frozenset({"Concat"})
+
+
+def is_elementwise(node: Node) -> bool:
+    """Unary or broadcasting elementwise op (PRelu only with a single slope)."""
+    if node.op == "PRelu":
+        slope = const_input(node, 1)
+        return slope is not None and slope.size == 1
+    return issubclass(node.op_class, (UnaryElementwise, BinaryElementwise)) or node.op in ELEMENTWISE_OPS
+
+
 def plan_push(node: Node, perm: list[int]) -> Plan | None:
     """The plan for pushing a Transpose by ``perm`` through ``node``, if it can take one."""
     rule = RULES.get(node.op)
     if rule is not None:
         return rule(node, perm)
-    cls = node.op_class
-    if issubclass(cls, (UnaryElementwise, BinaryElementwise)) or node.op in ELEMENTWISE_OPS or (
-            node.op == "PRelu" and const_input(node, 1) is not None and const_input(node, 1).size == 1):
-        return elementwise(node, perm)
-    return None
+    return elementwise(node, perm) if is_elementwise(node) else None

@@ -23,7 +23,15 @@ import numpy as np
 
 from extensions.middle.constant_folding import ConstantFolding
 from extensions.middle.scale_shift_fusions import BatchNormToScaleShift
-from extensions.middle.transpose_rules import Plan, perm_of, plan_push
+from extensions.middle.transpose_rules import (
+    ELEMENTWISE_LIKE,
+    Plan,
+    broadcast_operand,
+    is_elementwise,
+    perm_of,
+    plan_push,
+    transposed_by,
+)
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -93,9 +101,27 @@ def merge_with_readers(t: Node, perm: list[int]) -> bool:
     return changed
 
 
+def waits_for_sibling(reader: Node, perm: list[int], plans: dict[str, Plan]) -> bool:
+    """Whether ``reader`` could take the Transpose once its other readers have: each input of
+    ``reader`` that is not transposed yet comes from one of those readers, whose output will be
+    transposed by the same permutation (x -> ReduceMean(x, keep_dims) -> Add(x, mean))."""
+    if reader.op not in ELEMENTWISE_LIKE and not is_elementwise(reader):
+        return False
+    for i in reader.in_ports():
+        src = reader.in_port(i).get_source()
+        plan = plans.get(src.node.id)
+        if transposed_by(src, perm) or (plan is not None and plan.outputs.get(src.idx) == perm
+                                        and not plan.gather):
+            continue
+        if broadcast_operand(reader, i, perm) is None:
+            return False
+    return True
+
+
 def sink(t: Node) -> bool:
     """One step for Transpose ``t``: merge it with Transposes reading it, push it through its
-    readers when all of them take it, drop it when nothing reads it."""
+    readers when all of them take it (some possibly only after the others), drop it when
+    nothing reads it."""
     perm = perm_of(t)
     if perm is None:
         return False
@@ -104,9 +130,10 @@ def sink(t: Node) -> bool:
         return True
     changed = merge_with_readers(t, perm)
     readers = {p.node.id: p.node for p in t.out_port(0).get_destinations()}
-    plans = [plan_push(r, perm) for r in readers.values()]
-    if plans and all(p is not None for p in plans):
-        for plan in plans:
+    plans = {rid: plan_push(r, perm) for rid, r in readers.items()}
+    ready = {rid: p for rid, p in plans.items() if p is not None}
+    if ready and all(rid in ready or waits_for_sibling(readers[rid], perm, ready) for rid in readers):
+        for plan in ready.values():
             apply(plan)
         changed = True
     if t.id in t.graph and not t.out_port(0).is_connected():

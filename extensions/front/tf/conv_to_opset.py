@@ -99,14 +99,17 @@ NEAREST_MODES = {(True, False): ("align_corners", "round_prefer_ceil"),
 
 class TfResizeToInterpolate(TfLowering):
     """ResizeBilinear / ResizeNearestNeighbor / ResizeBicubic (NHWC) -> Interpolate-11 of axes
-    1 and 2 to ``size``: bilinear is linear_onnx, bicubic cubic with TensorFlow's coefficient
-    (-0.5 with half-pixel centers, else -0.75)."""
+    1 and 2 to ``size``: bilinear is linear_onnx, bicubic is cubic with coefficient -0.75 (only
+    without half-pixel centers)."""
 
     op = "tf::Resize"
 
     def replace_op(self, graph, node):
         if node.align_corners and node.half_pixel_centers:
             raise ConversionError(f"Resize '{node.name}' sets both align_corners and half_pixel_centers.")
+        if node.mode == "cubic" and node.half_pixel_centers:
+            raise ConversionError(f"ResizeBicubic '{node.name}' with half_pixel_centers ignores the samples outside "
+                                  f"the image and renormalises the weights, which Interpolate cannot do.")
         key = (node.align_corners, node.half_pixel_centers)
         attrs = {"shape_calculation_mode": "sizes", "antialias": False, "pads_begin": [0, 0, 0, 0],
                  "pads_end": [0, 0, 0, 0]}
@@ -118,7 +121,7 @@ class TfResizeToInterpolate(TfLowering):
                 else "asymmetric"
             attrs.update(mode="linear_onnx" if node.mode == "linear" else "cubic",
                          coordinate_transformation_mode=coordinates,
-                         cube_coeff=-0.5 if node.half_pixel_centers else -0.75)
+                         cube_coeff=-0.75)
         b = OpBuilder(graph, node.name)
         y = b.Interpolate(node.in_port(0).get_source(), node.in_port(1).get_source(), np.array([1, 2], np.int64),
                           name=node.name, **attrs)

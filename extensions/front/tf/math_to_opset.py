@@ -20,8 +20,10 @@ def _divide(b, node, x, y, name):
 
 
 def _floor_divide(b, node, x, y, name):
+    """Integers: (x - floormod(x, y)) / y, an exact division (the runtime's Python-style
+    Divide rounds some negative quotients towards zero)."""
     if is_int(node.dtype):
-        return b.Divide(x, y, m_pythondiv=True, name=name)
+        return b.Divide(b.Subtract(x, b.FloorMod(x, y)), y, name=name)
     return b.Floor(b.Divide(x, y), name=name)
 
 
