@@ -165,6 +165,6 @@ class TfArgMinMaxToTopK(TfLowering):
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         axis = int(constant_input(node, 1, "dimension"))
-        _, indices = b.TopK(node.in_port(0).get_source(), i64(1), axis=axis, mode=node.mode, sort="none",
+        _, indices = b.TopK(node.in_port(0).get_source(), i64(1), axis=axis, mode=node.mode, sort="value",
                             index_element_type=node.output_type, stable=True)
         return [b.Squeeze(indices, i64([axis]), name=node.name)]
