@@ -13,7 +13,9 @@ Loops over sequences use TensorLists (TensorArray). Two patterns are converted:
   TensorListSetItem(list, i, item) and read after the loop with TensorListStack: the item
   becomes a Loop output concatenated along axis 0,
 
-where ``i`` is a counter: a loop variable that starts at 0 and grows by 1 per iteration.
+where ``i`` is a counter: a loop variable that starts at 0 and grows by 1 per iteration; and a
+one-element list written at index 0 on every iteration (Keras keeps the last output of a
+recurrent layer so) becomes a Loop output of the last iteration's item.
 """
 from __future__ import annotations
 
@@ -93,6 +95,7 @@ class WhileLoop:
         self.counters = {k for k in range(n) if self._is_counter(k)}
         self.inputs: dict[int, list[Node]] = {}     # k -> the GetItem nodes reading it
         self.outputs: dict[int, Node] = {}          # k -> the SetItem node writing it
+        self.last: set[int] = set()                 # outputs keeping only the last item
         for k in range(n):
             self._classify(k)
 
@@ -118,6 +121,13 @@ class WhileLoop:
         src = item.in_port(1).get_source()
         return src.node.op == "Parameter" and src.node.get("tf_arg_index") in self.counters
 
+    def _overwrites_single_item(self, k: int, writer: Node) -> bool:
+        """A list of one element (TensorListReserve(shape, 1)) written at index 0."""
+        index = writer.in_port(1).data.get_value()
+        maker = self.inits[k].node
+        size = maker.in_port(1).data.get_value() if maker.kind == "TensorListReserve" else None
+        return index is not None and int(index.reshape(-1)[0]) == 0 and size is not None and int(size) == 1
+
     def _classify(self, k: int) -> None:
         kind = list_kind(self.inits[k])
         param, result = self.params[k], self.results[k]
@@ -132,8 +142,12 @@ class WhileLoop:
         elif kind in ("TensorListReserve", "EmptyTensorList"):
             writer = result.in_port(0).get_source().node
             if writer.op != "tf::TensorList" or writer.kind != "TensorListSetItem" or [u.id for u in users] != [
-                    writer.id] or not self._index_is_counter(writer):
-                self.fail(f"TensorList loop variable {k} is not only written at the counter")
+                    writer.id]:
+                self.fail(f"TensorList loop variable {k} is not only written by TensorListSetItem")
+            if not self._index_is_counter(writer):
+                if not self._overwrites_single_item(k, writer):
+                    self.fail(f"TensorList loop variable {k} is not written at the counter")
+                self.last.add(k)
             after = [p.node for p in self.node.out_port(k).get_destinations()]
             if any(a.op != "tf::TensorList" or a.kind != "TensorListStack" for a in after):
                 self.fail(f"TensorList loop variable {k} is used after the loop other than by TensorListStack")
@@ -182,7 +196,7 @@ class TfWhileToLoop(ReplaceOp):
             item = bb.Unsqueeze(writer.in_port(2).get_source(), np.array([0], np.int64))
             result = bb.node("Result", item, name=f"{node.name}/sequence{k}")
             stacked[k] = len(carried) + len(stacked)
-            out_map.append(sliced_entry(stacked[k], result, 0))
+            out_map.append(port_entry(stacked[k], result) if k in loop.last else sliced_entry(stacked[k], result, 0))
             body.remove_node(writer.id)
         for k in list(loop.inputs) + list(loop.outputs):
             body.remove_node(loop.results[k].id)

@@ -33,12 +33,14 @@ def split_ref(ref: str) -> tuple[str, int]:
 @dataclass
 class TfNode:
     """One TensorFlow operation: its (possibly prefixed) name, op type, data inputs as
-    ``node:port`` references and the NodeDef that holds its attributes."""
+    ``node:port`` references, the NodeDef that holds its attributes and the names of the nodes
+    it depends on only by control (kept to tell which nodes are outputs)."""
 
     name: str
     op: str
     inputs: list[str]
     pb: object
+    controls: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -108,9 +110,10 @@ class Flattener:
             if f"{nd.name}:0" in feeds and nd.op == "Placeholder":
                 continue
             inputs = [rename(i) for i in nd.input if not i.startswith("^")]
+            controls = [prefix + i[1:] for i in nd.input if i.startswith("^")]
             fname = self.called_function(nd)
             if fname is None:
-                flat.nodes.append(TfNode(prefix + nd.name, nd.op, inputs, nd))
+                flat.nodes.append(TfNode(prefix + nd.name, nd.op, inputs, nd, controls))
                 continue
             if fname not in self.library:
                 raise InputModelError(f"Node '{nd.name}' calls function '{fname}', which the model does not define.")

@@ -27,8 +27,10 @@ NOT_OUTPUTS = frozenset({"NoOp", "Const", "Placeholder", "Assert", "SaveV2", "Re
 
 
 def default_outputs(flat: FlatGraph) -> list[str]:
-    """Tensors of a graph without declared outputs: output 0 of every node nothing reads."""
+    """Tensors of a graph without declared outputs: output 0 of every node nothing reads, as
+    data or as a control dependency."""
     used = {split_ref(flat.resolve(i))[0] for n in flat.nodes for i in n.inputs}
+    used |= {c for n in flat.nodes for c in n.controls}
     return [f"{n.name}:0" for n in flat.nodes if n.name not in used and n.op not in NOT_OUTPUTS]
 
 
