@@ -30,6 +30,7 @@ class TfLoader(Loader):
         model = read_model(options)
         library = {f.signature.name: f for f in model.graph_def.library.function}
         builder = TfGraphBuilder(options.registry, library)
-        graph = builder.build(model.graph_def.node, model.outputs)
+        # outputs named with --output are built even when no declared output needs them
+        graph = builder.build(model.graph_def.node, options.outputs or model.outputs)
         graph.graph["model_name"] = model.name
         return graph

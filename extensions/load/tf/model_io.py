@@ -15,6 +15,7 @@ Variables are frozen with TensorFlow's own conversion, keeping functional contro
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from mo.errors import InputModelError, OptionError
@@ -57,7 +58,7 @@ def read_model(opts) -> FrozenModel:
     if lower.endswith(KERAS_SUFFIXES):
         return from_keras_file(model)
     if lower.endswith(".meta"):
-        return from_meta_graph(model, opts.input_checkpoint)
+        return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
     return FrozenModel(read_graph_def(model, text), None, _stem(model))
 
@@ -158,13 +159,22 @@ def _input_name(tensor, index: int) -> str:
     return name.split(":")[0].replace("/", "_")
 
 
+def object_name(model) -> str:
+    """A model name from a function or module: its name without TensorFlow's decorations."""
+    name = getattr(model, "__name__", None) or getattr(model, "name", None) or "model"
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    name = re.sub(r"^__inference_|_\d+$", "", str(name))
+    return re.sub(r"[^\w.-]", "_", name) or "model"
+
+
 def from_object(model) -> FrozenModel:
     """A Keras model, tf.function, concrete function or tf.Module."""
     import tensorflow as tf
     if isinstance(model, tf.keras.Model) or type(model).__module__.startswith("keras"):
         if hasattr(model, "inputs"):
             return from_keras_model(model)
-    name = getattr(model, "__name__", None) or getattr(model, "name", None) or "model"
+    name = object_name(model)
     if hasattr(model, "structured_input_signature") and hasattr(model, "graph"):
         return freeze_function(model, name)
     if hasattr(model, "get_concrete_function"):
@@ -183,8 +193,9 @@ def from_object(model) -> FrozenModel:
 
 
 # ---------------------------------------------------------------------------- TF1 checkpoints
-def from_meta_graph(path: str, checkpoint: str | None) -> FrozenModel:
-    """Import a MetaGraph, restore its variables from the checkpoint and freeze them."""
+def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None) -> FrozenModel:
+    """Import a MetaGraph, restore its variables from the checkpoint and freeze what the
+    outputs (given, or found by ``_meta_outputs``) need."""
     import tensorflow as tf
     v1 = tf.compat.v1
     prefix = checkpoint or path[: -len(".meta")]
@@ -195,7 +206,7 @@ def from_meta_graph(path: str, checkpoint: str | None) -> FrozenModel:
         except Exception as e:
             raise InputModelError(f"Cannot read the MetaGraph '{path}': {type(e).__name__}: {e}") from e
         meta = saver.export_meta_graph() if saver is not None else None
-        outputs = _meta_outputs(meta, graph.as_graph_def())
+        outputs = list(outputs or []) or _meta_outputs(meta, graph.as_graph_def())
         with v1.Session(graph=graph) as sess:
             if saver is not None:
                 try:
@@ -212,18 +223,27 @@ _TRAINING_PREFIXES = ("save/", "gradients/", "train/", "init")
 
 
 def _meta_outputs(meta, graph_def) -> list[str]:
-    """Outputs of a MetaGraph: its serving signature's, else the tensors nothing reads (leaving
-    out saving, initialisation and training nodes)."""
+    """Outputs of a MetaGraph: its serving signature's, else output 0 of the nodes that depend
+    on a Placeholder and that nothing reads (leaving out saving and training nodes)."""
     if meta is not None:
         for key in ("serving_default", *sorted(meta.signature_def)):
             sig = meta.signature_def.get(key)
             if sig is not None and sig.outputs:
                 return [sig.outputs[k].name for k in sorted(sig.outputs)]
-    from extensions.load.tf.functions import FlatGraph, TfNode
-    from extensions.load.tf.graph_builder import default_outputs
-    nodes = [TfNode(n.name, n.op, [i for i in n.input if not i.startswith("^")], n) for n in graph_def.node
-             if not n.name.startswith(_TRAINING_PREFIXES) and "Variable" not in n.op and "Assign" not in n.op]
-    outputs = default_outputs(FlatGraph(nodes))
+    nodes = [n for n in graph_def.node if not n.name.startswith(_TRAINING_PREFIXES)]
+    readers: dict[str, list[str]] = {}
+    for n in nodes:
+        for i in n.input:
+            readers.setdefault(i.lstrip("^").split(":")[0], []).append(n.name)
+    fed = set()
+    stack = [n.name for n in nodes if n.op == "Placeholder"]
+    while stack:
+        name = stack.pop()
+        if name not in fed:
+            fed.add(name)
+            stack.extend(readers.get(name, []))
+    outputs = [f"{n.name}:0" for n in nodes if n.name in fed and n.op not in ("Placeholder", "NoOp")
+               and not readers.get(n.name)]
     if not outputs:
         raise InputModelError("Cannot tell the outputs of the MetaGraph; name them with --output.")
     return outputs
