@@ -28,7 +28,7 @@ class TfNoOp(FrontOnlyOp):
 
 
 class TfMath(FrontOnlyOp):
-    """An elementwise TensorFlow op without an opset counterpart (``kind`` = the TF op type),
+    """An elementwise TensorFlow op without an opset counterpart (``fw_op``),
     built from opset ops."""
 
     op = "tf::Math"
@@ -135,6 +135,12 @@ class TfGather(FrontOnlyOp):
     op = "tf::Gather"
 
 
+class TfReverse(FrontOnlyOp):
+    """ReverseV2(tensor, axis): the elements of the given axes in reverse order."""
+
+    op = "tf::Reverse"
+
+
 class TfFill(FrontOnlyOp):
     """Fill(dims, value)."""
 
@@ -142,7 +148,7 @@ class TfFill(FrontOnlyOp):
 
 
 class TfShapeCount(FrontOnlyOp):
-    """Size (``kind`` "Size": element count) or Rank (``kind`` "Rank") as a scalar of ``out_type``."""
+    """Size (element count) or Rank (``fw_op``) as a scalar of ``out_type``."""
 
     op = "tf::ShapeCount"
 
@@ -166,7 +172,7 @@ class TfIf(FrontOnlyOp):
 
 
 class TfTensorList(FrontOnlyOp):
-    """A TensorList operation (``kind`` = the TF op type); only the patterns of loops over
+    """A TensorList operation (``fw_op``); only the patterns of loops over
     sequences are converted (see the While lowering)."""
 
     op = "tf::TensorList"

@@ -16,7 +16,7 @@ class CheckTfLowered(Transform):
         return [FrontFinish]
 
     def find_and_replace_pattern(self, graph) -> None:
-        left = sorted((n.get("kind") or n.get("fw_op") or n.op, n.name) for n in graph.op_nodes()
+        left = sorted((n.get("fw_op") or n.op, n.name) for n in graph.op_nodes()
                       if (n.op or "").startswith("tf::") and issubclass(n.op_class, FrontOnlyOp))
         if left:
             items = ", ".join(f"{kind} '{name}'" for kind, name in left[:10])

@@ -74,7 +74,7 @@ def list_kind(port: Port | None) -> str | None:
     """The TensorList op producing ``port``, if any."""
     if port is None or port.node.op != "tf::TensorList":
         return None
-    return port.node.kind
+    return port.node.fw_op
 
 
 class WhileLoop:
@@ -125,7 +125,7 @@ class WhileLoop:
         """A list of one element (TensorListReserve(shape, 1)) written at index 0."""
         index = writer.in_port(1).data.get_value()
         maker = self.inits[k].node
-        size = maker.in_port(1).data.get_value() if maker.kind == "TensorListReserve" else None
+        size = maker.in_port(1).data.get_value() if maker.fw_op == "TensorListReserve" else None
         return index is not None and int(index.reshape(-1)[0]) == 0 and size is not None and int(size) == 1
 
     def _classify(self, k: int) -> None:
@@ -133,7 +133,7 @@ class WhileLoop:
         param, result = self.params[k], self.results[k]
         users = [p.node for p in param.out_port(0).get_destinations()]
         if kind == "TensorListFromTensor":
-            reads = [u for u in users if u.op == "tf::TensorList" and u.kind == "TensorListGetItem"]
+            reads = [u for u in users if u.op == "tf::TensorList" and u.fw_op == "TensorListGetItem"]
             passthrough = result.in_port(0).get_source().node.id == param.id
             if not passthrough or any(u.id != result.id and u not in reads for u in users) \
                     or not all(self._index_is_counter(r) for r in reads):
@@ -141,7 +141,7 @@ class WhileLoop:
             self.inputs[k] = reads
         elif kind in ("TensorListReserve", "EmptyTensorList"):
             writer = result.in_port(0).get_source().node
-            if writer.op != "tf::TensorList" or writer.kind != "TensorListSetItem" or [u.id for u in users] != [
+            if writer.op != "tf::TensorList" or writer.fw_op != "TensorListSetItem" or [u.id for u in users] != [
                     writer.id]:
                 self.fail(f"TensorList loop variable {k} is not only written by TensorListSetItem")
             if not self._index_is_counter(writer):
@@ -149,7 +149,7 @@ class WhileLoop:
                     self.fail(f"TensorList loop variable {k} is not written at the counter")
                 self.last.add(k)
             after = [p.node for p in self.node.out_port(k).get_destinations()]
-            if any(a.op != "tf::TensorList" or a.kind != "TensorListStack" for a in after):
+            if any(a.op != "tf::TensorList" or a.fw_op != "TensorListStack" for a in after):
                 self.fail(f"TensorList loop variable {k} is used after the loop other than by TensorListStack")
             self.outputs[k] = writer
         elif kind is not None:
@@ -214,6 +214,7 @@ class TfWhileToLoop(ReplaceOp):
             outputs[k] = new.out_port(j)
         for k in list(loop.inputs) + list(loop.outputs):
             node.out_port(k).disconnect()
+            node.in_port(k).disconnect()
         self._drop_unused_lists(graph, [loop.inits[k].node for k in list(loop.inputs) + list(loop.outputs)])
         return outputs
 

@@ -28,4 +28,4 @@ class TensorListExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        TfTensorList.update_node(node, {"kind": node.fw_op})
+        TfTensorList.update_node(node)

@@ -44,7 +44,7 @@ class CompositeExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        TfMath.update_node(node, {"kind": node.fw_op, "dtype": cls.dtype(node) or "f32",
+        TfMath.update_node(node, {"dtype": cls.dtype(node) or "f32",
                                   "alpha": cls.attr(node, "alpha", 0.2)})
 
 

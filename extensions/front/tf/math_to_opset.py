@@ -59,7 +59,7 @@ BUILDERS = {
 
 
 class TfMathToOpset(TfLowering):
-    """tf::Math -> the opset ops of its ``kind``."""
+    """tf::Math -> the opset ops its TensorFlow op type (``fw_op``) stands for."""
 
     op = "tf::Math"
 
@@ -70,4 +70,4 @@ class TfMathToOpset(TfLowering):
 
         def const(value):
             return b.const(np.array(value, dtype))
-        return [BUILDERS[node.kind](b, node, const, inputs, node.name)]
+        return [BUILDERS[node.fw_op](b, node, const, inputs, node.name)]

@@ -8,6 +8,7 @@ from extensions.ops.tf_internal import (
     TfGather,
     TfPack,
     TfPad,
+    TfReverse,
     TfShapeCount,
     TfSlice,
     TfSplit,
@@ -48,7 +49,7 @@ class ShapeCountExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        TfShapeCount.update_node(node, {"kind": node.fw_op, "out_type": cls.dtype(node, "out_type") or "i32"})
+        TfShapeCount.update_node(node, {"out_type": cls.dtype(node, "out_type") or "i32"})
 
 
 class GatherV2Extractor(TfExtractor):
@@ -143,6 +144,14 @@ class PadExtractor(TfExtractor):
     def extract(cls, node):
         mode = str(cls.attr(node, "mode", "CONSTANT")).lower()
         TfPad.update_node(node, {"pad_mode": mode})
+
+
+class ReverseExtractor(TfExtractor):
+    op_types = ("ReverseV2",)
+
+    @classmethod
+    def extract(cls, node):
+        TfReverse.update_node(node)
 
 
 class FillExtractor(TfExtractor):

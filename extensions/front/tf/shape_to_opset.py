@@ -1,6 +1,6 @@
 """Shape-agnostic lowering of the TensorFlow shape and data movement operations whose inputs or
 attributes differ from the opset's: Concat, Pack, Unpack, Split(V), Pad, Slice, Squeeze, Gather,
-Fill, Size, Rank, ArgMax/ArgMin."""
+ReverseV2, Fill, Size, Rank, ArgMax/ArgMin."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +10,7 @@ from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
 
 INT32_MAX = np.iinfo(np.int32).max
+INT64_MIN = np.iinfo(np.int64).min
 
 
 def constant_input(node, port: int, what: str) -> np.ndarray:
@@ -136,6 +137,19 @@ class TfGatherToOpset(TfLowering):
         return [b.Gather(node.in_port(0).get_source(), node.in_port(1).get_source(), i64(0), name=node.name)]
 
 
+class TfReverseToSlice(TfLowering):
+    """ReverseV2 -> Slice of the axes from the last element backwards (step -1)."""
+
+    op = "tf::Reverse"
+
+    def replace_op(self, graph, node):
+        axes = np.atleast_1d(constant_input(node, 1, "axis")).astype(np.int64)
+        b = OpBuilder(graph, node.name)
+        n = axes.size
+        return [b.Slice(node.in_port(0).get_source(), np.full(n, -1, np.int64), np.full(n, INT64_MIN, np.int64),
+                        np.full(n, -1, np.int64), axes, name=node.name)]
+
+
 class TfFillToBroadcast(TfLowering):
     op = "tf::Fill"
 
@@ -152,7 +166,7 @@ class TfShapeCountToOpset(TfLowering):
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
         shape = b.ShapeOf(node.in_port(0).get_source(), output_type=node.out_type)
-        if node.kind == "Size":
+        if node.fw_op == "Size":
             return [b.ReduceProd(shape, i64(0), keep_dims=False, name=node.name)]
         return [b.Squeeze(b.ShapeOf(shape, output_type=node.out_type), i64([0]), name=node.name)]
 

@@ -109,3 +109,7 @@ def test_space_to_depth_inside_nhwc_chain(tmp_path):
         y = tf.nn.space_to_depth(tf.nn.relu(x), 2)
         return tf.nn.conv2d(y, w, 1, "VALID")
     check_tf(tmp_path, fn, [random((1, 4, 6, 3))])
+
+
+def test_reverse(tmp_path):
+    check_tf(tmp_path, lambda x: (tf.reverse(x, [1]), tf.reverse(x, [0, -1])), [X])
