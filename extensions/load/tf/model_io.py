@@ -14,8 +14,10 @@ Variables are frozen with TensorFlow's own conversion, keeping functional contro
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 from mo.errors import InputModelError, OptionError
@@ -27,12 +29,38 @@ FRAMEWORK_PACKAGES = ("tensorflow", "keras", "tf_keras")
 
 @dataclass
 class FrozenModel:
-    """A frozen GraphDef, the tensors that are its outputs (None: found from the graph) and a
-    model name."""
+    """The nodes of a frozen GraphDef, its function library ({name: FunctionDef}), the tensors
+    that are its outputs (None: found from the graph) and a model name."""
 
-    graph_def: object
+    nodes: list
+    library: dict
     outputs: list[str] | None
     name: str
+
+    @classmethod
+    def of(cls, graph_def, outputs: list[str] | None, name: str) -> "FrozenModel":
+        """From a TensorFlow GraphDef."""
+        library = {f.signature.name: f for f in graph_def.library.function}
+        return cls(list(graph_def.node), library, outputs, name)
+
+
+def import_tensorflow():
+    """Import TensorFlow, hiding what its native libraries print on stderr while they load
+    (oneDNN and absl notices that no setting turns off) unless the log level is DEBUG."""
+    if "tensorflow" in sys.modules or logging.getLogger("mo").isEnabledFor(logging.DEBUG):
+        import tensorflow
+        return tensorflow
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    sys.stderr.flush()
+    saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        import tensorflow
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+    return tensorflow
 
 
 def is_saved_model_dir(path: str) -> bool:
@@ -50,6 +78,8 @@ def read_model(opts) -> FrozenModel:
     model = opts.input_model
     if not isinstance(model, str):
         return from_object(model)
+    if not is_graph_def_file(model):
+        import_tensorflow()
     if is_saved_model_dir(model):
         return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature)
     if os.path.isdir(model):
@@ -60,34 +90,57 @@ def read_model(opts) -> FrozenModel:
     if lower.endswith(".meta"):
         return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
-    return FrozenModel(read_graph_def(model, text), None, _stem(model))
+    nodes, library = read_graph_def(model, text)
+    return FrozenModel(nodes, library, None, _stem(model))
+
+
+def is_graph_def_file(path: str) -> bool:
+    return os.path.isfile(path) and not path.lower().endswith(KERAS_SUFFIXES + (".meta",))
 
 
 def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(os.path.normpath(path)))[0] or "model"
 
 
-def read_graph_def(path: str, text: bool):
-    """Parse a GraphDef file; a broken file is one InputModelError naming it."""
+def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
+    """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
+    naming it. Read with the light reader, and again with TensorFlow when the graph has
+    functions (or, in text form, fields the light reader does not know)."""
     from google.protobuf import text_format
-    from tensorflow.core.framework.graph_pb2 import GraphDef
 
+    from extensions.load.tf.protos import graph_def_class
+    with open(path, "rb") as f:
+        data = f.read()
+    light = graph_def_class()()
+    try:
+        if text:
+            text_format.Parse(data.decode("utf-8"), light)
+        else:
+            light.ParseFromString(data)
+    except Exception as e:
+        if not text:
+            raise InputModelError(f"'{path}' is not a binary TensorFlow GraphDef ({type(e).__name__}: {e}); it "
+                                  f"is truncated or of another format (give --input_model_is_text for a text "
+                                  f"GraphDef).") from None
+        light = None
+    if light is not None and not light.library:
+        if not light.node:
+            raise InputModelError(f"'{path}' is not a TensorFlow GraphDef: it has no nodes.")
+        return list(light.node), {}
+    del light
+    import_tensorflow()
+    from tensorflow.core.framework.graph_pb2 import GraphDef
     graph_def = GraphDef()
     try:
         if text:
-            with open(path, encoding="utf-8") as f:
-                text_format.Parse(f.read(), graph_def)
+            text_format.Parse(data.decode("utf-8"), graph_def)
         else:
-            with open(path, "rb") as f:
-                graph_def.ParseFromString(f.read())
+            graph_def.ParseFromString(data)
     except Exception as e:
-        form = "text" if text else "binary"
-        raise InputModelError(f"'{path}' is not a {form} TensorFlow GraphDef ({type(e).__name__}: {e}); it is "
-                              f"truncated or of another format"
-                              + ("" if text else " (give --input_model_is_text for a text GraphDef)") + ".") from None
-    if not graph_def.node:
-        raise InputModelError(f"'{path}' is not a TensorFlow GraphDef: it has no nodes.")
-    return graph_def
+        raise InputModelError(f"'{path}' is not a {'text' if text else 'binary'} TensorFlow GraphDef "
+                              f"({type(e).__name__}: {e}).") from None
+    model = FrozenModel.of(graph_def, None, _stem(path))
+    return model.nodes, model.library
 
 
 # ---------------------------------------------------------------------------- TF2 functions
@@ -99,7 +152,7 @@ def freeze_function(concrete, name: str) -> FrozenModel:
     except Exception as e:
         raise InputModelError(f"Cannot freeze the variables of '{name}': {type(e).__name__}: {e}") from e
     outputs = [t.name for t in frozen.outputs]
-    return FrozenModel(frozen.graph.as_graph_def(), outputs, name)
+    return FrozenModel.of(frozen.graph.as_graph_def(), outputs, name)
 
 
 def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:
@@ -216,7 +269,7 @@ def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None
                                           f"--input_checkpoint): {type(e).__name__}: {e}") from e
             frozen = v1.graph_util.convert_variables_to_constants(
                 sess, graph.as_graph_def(), sorted({o.split(":")[0] for o in outputs}))
-    return FrozenModel(frozen, outputs, _stem(path))
+    return FrozenModel.of(frozen, outputs, _stem(path))
 
 
 _TRAINING_PREFIXES = ("save/", "gradients/", "train/", "init")

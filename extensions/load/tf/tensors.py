@@ -40,8 +40,8 @@ def shape_of(shape_proto) -> tuple | None:
 
 
 def tensor_to_array(tensor, where: str = "") -> tuple[np.ndarray, str]:
-    """(numpy value, element type) of a TensorProto. Packed ``tensor_content`` is read without
-    a second copy (a read-only numpy view of the bytes)."""
+    """(numpy value, element type) of a TensorProto (TensorFlow's or the light reader's). Packed
+    ``tensor_content`` is read without a second copy (a read-only numpy view of the bytes)."""
     et = element_type_of(tensor.dtype, where)
     if et is None:
         raise InputModelError(f"Constant{where} holds a resource or variant handle, which cannot be converted.")
@@ -54,16 +54,39 @@ def tensor_to_array(tensor, where: str = "") -> tuple[np.ndarray, str]:
             raise InputModelError(f"Constant{where} has {len(content)} bytes of data but its shape {list(shape)} "
                                   f"needs {count * dtype.itemsize}: the model is corrupt.")
         return np.frombuffer(content, dtype=dtype, count=count).reshape(shape), et
-    import tensorflow as tf
-    try:
-        value = tf.make_ndarray(tensor)
-    except Exception as e:
-        raise InputModelError(f"Cannot read the value of constant{where}: {e}") from e
+    if et in ("f16", "bf16") and tensor.tensor_content:
+        bits = np.frombuffer(tensor.tensor_content, np.uint16)
+        return _half_values(bits, et).reshape(shape), et
+    return _from_value_fields(tensor, et, shape, where), et
+
+
+# element type -> the repeated field of TensorProto that holds values one by one
+_VALUE_FIELDS = {"f32": "float_val", "f64": "double_val", "i32": "int_val", "i16": "int_val", "i8": "int_val",
+                 "u8": "int_val", "u16": "int_val", "i64": "int64_val", "boolean": "bool_val", "f16": "half_val",
+                 "bf16": "half_val", "u32": "uint32_val", "u64": "uint64_val", "string": "string_val"}
+
+
+def _half_values(bits: np.ndarray, et: str) -> np.ndarray:
+    """f16 values, or bf16 values as f32 (the converter holds bf16 in f32)."""
+    bits = bits.astype(np.uint16)
+    if et == "f16":
+        return bits.view(np.float16)
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def _from_value_fields(tensor, et: str, shape: tuple, where: str) -> np.ndarray:
+    """A tensor given value by value; fewer values than elements repeat the last one."""
+    values = list(getattr(tensor, _VALUE_FIELDS[et]))
+    count = int(np.prod(shape, dtype=np.int64))
     if et == "string":
-        value = np.array([v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in value.reshape(-1)],
-                         dtype=object).reshape(value.shape)
-    elif et == "bf16":
-        value = value.astype(np.float32)
+        flat = np.array([v.decode("utf-8", "replace") for v in values], dtype=object)
+    elif et in ("f16", "bf16"):
+        flat = _half_values(np.array(values, np.int64), et)
     else:
-        value = value.astype(np_dtype(et), copy=False)
-    return value, et
+        flat = np.array(values, dtype=np_dtype(et))
+    if flat.size > count:
+        raise InputModelError(f"Constant{where} has {flat.size} values but its shape {list(shape)} holds {count}.")
+    if flat.size < count:
+        fill = flat[-1] if flat.size else (np.zeros((), flat.dtype) if et != "string" else "")
+        flat = np.concatenate([flat, np.full(count - flat.size, fill, dtype=flat.dtype)])
+    return flat.reshape(shape)
