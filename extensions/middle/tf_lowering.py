@@ -7,6 +7,7 @@ import numpy as np
 from extensions.front.tf.conv_to_opset import filters_to_oihw
 from extensions.front.tf.layout import back_to_data_format, explicit_pads, in_channels_first, spatial
 from extensions.middle.lowering import MiddleReplaceOp
+from extensions.ops.tf_internal import full_block
 from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
 
@@ -63,14 +64,9 @@ class TfSpaceBatchToOpset(MiddleReplaceOp):
         block, pads = node.in_value(1), node.in_value(2)
         if block is None or pads is None:
             raise ConversionError(f"{node.fw_op} '{node.name}': block_shape and paddings must be constant.")
-        block = np.reshape(block, -1).astype(np.int64)
-        pads = np.reshape(pads, (-1, 2)).astype(np.int64)
-        tail = rank - 1 - block.size
-        full_block = np.concatenate([[1], block, np.ones(tail, np.int64)])
-        begin = np.concatenate([[0], pads[:, 0], np.zeros(tail, np.int64)])
-        end = np.concatenate([[0], pads[:, 1], np.zeros(tail, np.int64)])
+        full, begin, end = full_block(np.reshape(block, -1), np.reshape(pads, (-1, 2)), rank)
         op = "SpaceToBatch" if node.to_batch else "BatchToSpace"
-        return [b.op(op, node.in_port(0).get_source(), full_block, begin, end, name=node.name)]
+        return [b.op(op, node.in_port(0).get_source(), full, begin, end, name=node.name)]
 
 
 class TfConvBackpropInputToOpset(MiddleReplaceOp):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.ops.tf_needed_rearrange import block_batch_shape
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, broadcast_shapes
@@ -41,16 +42,24 @@ class TfConv(FrontOnlyOp):
     op = "tf::Conv"
 
 
-class TfConvBackpropInput(Op):
+class TypedByInput(Op):
+    """An internal op whose output has the element type of input ``typed_by``."""
+
+    abstract = True
+    type = None
+    typed_by = 0
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype(node.in_dtype(cls.typed_by))
+
+
+class TfConvBackpropInput(TypedByInput):
     """Conv2DBackpropInput, Conv3DBackpropInputV2: inputs (output sizes, filter, data); lowered
     where the data shape is known (the padding depends on it)."""
 
     op = "tf::ConvBackpropInput"
-    type = None
-
-    @classmethod
-    def type_infer(cls, node):
-        node.out_port(0).data.set_dtype(node.in_dtype(2))
+    typed_by = 2
 
     @classmethod
     def infer_shapes(cls, node):
@@ -186,16 +195,12 @@ class TfBiasAddNCHW(Op):
     type = None
 
 
-class TfSelect(Op):
+class TfSelect(TypedByInput):
     """Select (v1): a rank-1 condition picks whole rows of the other inputs (lowered where the
     ranks are known)."""
 
     op = "tf::Select"
-    type = None
-
-    @classmethod
-    def type_infer(cls, node):
-        node.out_port(0).data.set_dtype(node.in_dtype(1))
+    typed_by = 1
 
     @classmethod
     def infer_shapes(cls, node):
@@ -217,16 +222,15 @@ class TfSpaceBatch(Op):
             return [None]
         if block is None or pads is None:
             return [(DYN,) * len(shape)]
-        block = [int(v) for v in np.reshape(block, -1)]
-        pads = np.reshape(pads, (-1, 2)).astype(np.int64)
-        total = int(np.prod(block))
-        out = list(shape)
-        for i, (bs, (lo, hi)) in enumerate(zip(block, pads)):
-            d = shape[1 + i]
-            if node.to_batch:
-                out[1 + i] = DYN if d < 0 else (d + lo + hi) // bs
-            else:
-                out[1 + i] = DYN if d < 0 else d * bs - lo - hi
-        if shape[0] >= 0:
-            out[0] = shape[0] * total if node.to_batch else shape[0] // total
-        return [tuple(out)]
+        block, begin, end = full_block(np.reshape(block, -1), np.reshape(pads, (-1, 2)), len(shape))
+        return [block_batch_shape(shape, list(block), list(begin), list(end), node.to_batch)]
+
+
+def full_block(block: np.ndarray, pads: np.ndarray, rank: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Block shape and pads over every dim of a rank-``rank`` tensor from TensorFlow's [M] block
+    and [M, 2] paddings: 1 and 0 for the batch and the dims after the blocked ones."""
+    tail = rank - 1 - block.size
+    ones, zeros = np.ones(tail, np.int64), np.zeros(tail, np.int64)
+    return (np.concatenate([[1], block.astype(np.int64), ones]),
+            np.concatenate([[0], pads[:, 0].astype(np.int64), zeros]),
+            np.concatenate([[0], pads[:, 1].astype(np.int64), zeros]))

@@ -36,49 +36,46 @@ def batch_to_space(x: np.ndarray, block: list[int], begin: list[int], end: list[
     return x[tuple(slice(b, x.shape[i] - e) for i, (b, e) in enumerate(zip(begin, end)))]
 
 
-class SpaceToBatch(Op):
+def block_batch_shape(shape: tuple, block: list[int], begin: list[int], end: list[int], to_batch: bool) -> tuple:
+    """Output shape of SpaceToBatch (``to_batch``) or BatchToSpace; block and pads per dim."""
+    if to_batch:
+        out = [DYN if d < 0 else (d + b + e) // bs for d, bs, b, e in zip(shape, block, begin, end)]
+        out[0] = DYN if shape[0] < 0 else shape[0] * int(np.prod(block))
+    else:
+        out = [DYN if d < 0 else d * bs - b - e for d, bs, b, e in zip(shape, block, begin, end)]
+        out[0] = DYN if shape[0] < 0 else shape[0] // int(np.prod(block))
+    return tuple(out)
+
+
+class _BlockBatch(Op):
+    abstract = True
+    version = "opset2"
+    to_batch = True
+
+    @classmethod
+    def evaluate(cls, node, x, block, begin, end):
+        fn = space_to_batch if cls.to_batch else batch_to_space
+        return fn(x, _ints(block), _ints(begin), _ints(end))
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        values = [node.in_value(i) for i in (1, 2, 3)]
+        if shape is None:
+            return [None]
+        if any(v is None for v in values):
+            return [(DYN,) * len(shape)]
+        return [block_batch_shape(shape, *(_ints(v) for v in values), cls.to_batch)]
+
+
+class SpaceToBatch(_BlockBatch):
     """Zero-pads the spatial dims, then moves each block_shape block into the batch dim."""
 
     op = "SpaceToBatch"
-    version = "opset2"
-
-    @classmethod
-    def evaluate(cls, node, x, block, begin, end):
-        return space_to_batch(x, _ints(block), _ints(begin), _ints(end))
-
-    @classmethod
-    def infer_shapes(cls, node):
-        shape = node.in_shape(0)
-        values = [node.in_value(i) for i in (1, 2, 3)]
-        if shape is None:
-            return [None]
-        if any(v is None for v in values):
-            return [(DYN,) * len(shape)]
-        block, begin, end = (_ints(v) for v in values)
-        out = [DYN if d < 0 else (d + b + e) // bs for d, bs, b, e in zip(shape, block, begin, end)]
-        out[0] = DYN if shape[0] < 0 else shape[0] * int(np.prod(block))
-        return [tuple(out)]
 
 
-class BatchToSpace(Op):
+class BatchToSpace(_BlockBatch):
     """Moves blocks of the batch dim back into the spatial dims, then crops them."""
 
     op = "BatchToSpace"
-    version = "opset2"
-
-    @classmethod
-    def evaluate(cls, node, x, block, begin, end):
-        return batch_to_space(x, _ints(block), _ints(begin), _ints(end))
-
-    @classmethod
-    def infer_shapes(cls, node):
-        shape = node.in_shape(0)
-        values = [node.in_value(i) for i in (1, 2, 3)]
-        if shape is None:
-            return [None]
-        if any(v is None for v in values):
-            return [(DYN,) * len(shape)]
-        block, begin, end = (_ints(v) for v in values)
-        out = [DYN if d < 0 else d * bs - b - e for d, bs, b, e in zip(shape, block, begin, end)]
-        out[0] = DYN if shape[0] < 0 else shape[0] // int(np.prod(block))
-        return [tuple(out)]
+    to_batch = False

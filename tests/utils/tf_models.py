@@ -24,11 +24,19 @@ def specs_for(inputs: list[np.ndarray], dynamic_batch: bool = False):
 
 
 def freeze(fn, specs):
-    """Frozen GraphDef of ``fn`` traced with ``specs`` (functional control flow kept)."""
+    """Frozen GraphDef of ``fn`` traced with ``specs`` (functional control flow kept), its
+    Placeholders first in the order of ``specs`` (which a GraphDef file has no other way to
+    tell, and the IR takes its input order from)."""
     import tensorflow as tf
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
     concrete = tf.function(fn).get_concrete_function(*specs)
-    return convert_variables_to_constants_v2(concrete, lower_control_flow=False).graph.as_graph_def()
+    frozen = convert_variables_to_constants_v2(concrete, lower_control_flow=False)
+    graph_def = frozen.graph.as_graph_def()
+    order = {t.name.split(":")[0]: i for i, t in enumerate(frozen.inputs)}
+    nodes = sorted(graph_def.node, key=lambda n: order.get(n.name, len(order)))
+    del graph_def.node[:]
+    graph_def.node.extend(nodes)
+    return graph_def
 
 
 def write_pb(graph_def, path) -> str:

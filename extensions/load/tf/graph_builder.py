@@ -50,15 +50,20 @@ class TfGraphBuilder:
         return graph
 
     # ------------------------------------------------------------------ entry points
-    def build(self, node_defs, outputs: list[str] | None = None, shapes: dict | None = None) -> Graph:
+    def build(self, node_defs, outputs: list[str] | None = None, inputs: list[str] | None = None) -> Graph:
         """The main graph; ``outputs`` are tensor names (default: tensors nothing reads),
-        ``shapes`` override Placeholder shapes by name."""
+        ``inputs`` the order of the model inputs (Placeholder names; default: the nodes')."""
         flat = self.flattener.flatten(node_defs)
         outputs = [tensor_ref(o) for o in outputs] if outputs else default_outputs(flat)
         if not outputs:
             raise InputModelError("The model has no outputs (every operation's result is used or is a constant).")
+        if inputs:
+            rank = {name: i for i, name in enumerate(inputs)}
+            placeholders = sorted((n for n in flat.nodes if n.op == "Placeholder"),
+                                  key=lambda n: rank.get(n.name, len(rank)))
+            flat.nodes = placeholders + [n for n in flat.nodes if n.op != "Placeholder"]
         graph = self.new_graph(is_body=False)
-        self._build(graph, flat, outputs, shapes or {})
+        self._build(graph, flat, outputs)
         return graph
 
     def build_function(self, fname: str, where: str) -> Graph:
@@ -71,12 +76,11 @@ class TfGraphBuilder:
         outputs = returned_refs(fdef, names)
         graph = self.new_graph(is_body=True)
         args = [a.name for a in fdef.signature.input_arg]
-        self._build(graph, flat, outputs, {}, args=args)
+        self._build(graph, flat, outputs, args=args)
         return graph
 
     # ------------------------------------------------------------------ building
-    def _build(self, graph: Graph, flat: FlatGraph, outputs: list[str], shapes: dict,
-               args: list[str] | None = None) -> None:
+    def _build(self, graph: Graph, flat: FlatGraph, outputs: list[str], args: list[str] | None = None) -> None:
         outputs = [flat.resolve(o) for o in outputs]
         by_name = {n.name: n for n in flat.nodes}
         for o in outputs:
@@ -86,7 +90,7 @@ class TfGraphBuilder:
         ids: dict[str, str] = {}
         for n in flat.nodes:
             if n.name in needed or n.op == "Placeholder":
-                ids[n.name] = self._add_node(graph, n, shapes, args).id
+                ids[n.name] = self._add_node(graph, n, args).id
         for n in flat.nodes:
             if n.name not in ids:
                 continue
@@ -126,12 +130,11 @@ class TfGraphBuilder:
         src.out_port(port).add_tensor_names(names)
         graph.link(src_id, port, dst_id, in_idx)
 
-    def _add_node(self, graph: Graph, n, shapes: dict, args: list[str] | None):
+    def _add_node(self, graph: Graph, n, args: list[str] | None):
         where = f" '{n.name}'"
         if n.op == "Placeholder":
             et = element_type_of(n.pb.attr["dtype"].type, where) if "dtype" in n.pb.attr else "f32"
             shape = shape_of(n.pb.attr["shape"].shape) if "shape" in n.pb.attr else None
-            shape = shapes.get(n.name, shape)
             node = self.registry.op("Parameter").create(graph, (), name=n.name, shape=shape, element_type=et or "f32")
             if et is None:
                 node["element_type_unknown"] = True

@@ -28,7 +28,7 @@ class TfLoader(Loader):
         model = read_model(options)
         builder = TfGraphBuilder(options.registry, model.library)
         # outputs named with --output are built even when no declared output needs them
-        graph = builder.build(model.nodes, options.outputs or model.outputs)
+        graph = builder.build(model.nodes, options.outputs or model.outputs, inputs=model.inputs)
         graph.graph["model_name"] = model.name
         return graph
 

@@ -30,18 +30,20 @@ FRAMEWORK_PACKAGES = ("tensorflow", "keras", "tf_keras")
 @dataclass
 class FrozenModel:
     """The nodes of a frozen GraphDef, its function library ({name: FunctionDef}), the tensors
-    that are its outputs (None: found from the graph) and a model name."""
+    that are its outputs (None: found from the graph), a model name and the order of its inputs
+    (Placeholder names; None: as the GraphDef lists them)."""
 
     nodes: list
     library: dict
     outputs: list[str] | None
     name: str
+    inputs: list[str] | None = None
 
     @classmethod
-    def of(cls, graph_def, outputs: list[str] | None, name: str) -> "FrozenModel":
+    def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
         """From a TensorFlow GraphDef."""
         library = {f.signature.name: f for f in graph_def.library.function}
-        return cls(list(graph_def.node), library, outputs, name)
+        return cls(list(graph_def.node), library, outputs, name, inputs)
 
 
 def import_tensorflow():
@@ -106,22 +108,15 @@ def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
     """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
     naming it. Read with the light reader, and again with TensorFlow when the graph has
     functions (or, in text form, fields the light reader does not know)."""
-    from google.protobuf import text_format
-
     from extensions.load.tf.protos import graph_def_class
     with open(path, "rb") as f:
         data = f.read()
-    light = graph_def_class()()
     try:
-        if text:
-            text_format.Parse(data.decode("utf-8"), light)
-        else:
-            light.ParseFromString(data)
-    except Exception as e:
+        light = _parse(graph_def_class()(), data, text)
+    except InputModelError as e:
         if not text:
-            raise InputModelError(f"'{path}' is not a binary TensorFlow GraphDef ({type(e).__name__}: {e}); it "
-                                  f"is truncated or of another format (give --input_model_is_text for a text "
-                                  f"GraphDef).") from None
+            raise InputModelError(f"'{path}' {e}; it is truncated or of another format (give "
+                                  f"--input_model_is_text for a text GraphDef).") from None
         light = None
     if light is not None and not light.library:
         if not light.node:
@@ -130,17 +125,25 @@ def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
     del light
     import_tensorflow()
     from tensorflow.core.framework.graph_pb2 import GraphDef
-    graph_def = GraphDef()
     try:
-        if text:
-            text_format.Parse(data.decode("utf-8"), graph_def)
-        else:
-            graph_def.ParseFromString(data)
-    except Exception as e:
-        raise InputModelError(f"'{path}' is not a {'text' if text else 'binary'} TensorFlow GraphDef "
-                              f"({type(e).__name__}: {e}).") from None
+        graph_def = _parse(GraphDef(), data, text)
+    except InputModelError as e:
+        raise InputModelError(f"'{path}' {e}.") from None
     model = FrozenModel.of(graph_def, None, _stem(path))
     return model.nodes, model.library
+
+
+def _parse(message, data: bytes, text: bool):
+    from google.protobuf import text_format
+    try:
+        if text:
+            text_format.Parse(data.decode("utf-8"), message)
+        else:
+            message.ParseFromString(data)
+    except Exception as e:
+        raise InputModelError(f"is not a {'text' if text else 'binary'} TensorFlow GraphDef "
+                              f"({type(e).__name__}: {e})") from None
+    return message
 
 
 # ---------------------------------------------------------------------------- TF2 functions
@@ -152,7 +155,8 @@ def freeze_function(concrete, name: str) -> FrozenModel:
     except Exception as e:
         raise InputModelError(f"Cannot freeze the variables of '{name}': {type(e).__name__}: {e}") from e
     outputs = [t.name for t in frozen.outputs]
-    return FrozenModel.of(frozen.graph.as_graph_def(), outputs, name)
+    inputs = [t.name.split(":")[0] for t in frozen.inputs]
+    return FrozenModel.of(frozen.graph.as_graph_def(), outputs, name, inputs)
 
 
 def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:

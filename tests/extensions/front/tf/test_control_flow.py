@@ -1,5 +1,5 @@
 """Layer tests of TensorFlow functional control flow: While -> Loop (with TensorList reads and
-writes at the iteration counter), If -> If, and function calls inlined."""
+writes at the iteration counter) and If -> If."""
 import numpy as np
 import pytest
 
@@ -56,15 +56,3 @@ def test_if_inside_while(tmp_path):
             return i + 1, acc
         return tf.while_loop(lambda i, acc: i < 4, body, [tf.constant(0), x])[1]
     check_tf(tmp_path, fn, [random((3,))])
-
-
-def test_nested_function_calls_are_inlined(tmp_path):
-    @tf.function
-    def inner(a):
-        return tf.nn.relu(a) + 1.0
-
-    @tf.function
-    def outer(a):
-        return inner(a) * inner(-a)
-    xml = check_tf(tmp_path, lambda x: outer(x), [random((2, 3))])
-    assert not {"PartitionedCall", "StatefulPartitionedCall"} & set(ir_op_types(xml))
