@@ -2,20 +2,22 @@
 from setuptools import find_packages, setup
 
 ONNX = ["onnx>=1.16", "onnxruntime"]
+TF = ["tensorflow-cpu>=2.15"]
 TEST = ["pytest>=8", "pytest-xdist>=3", "ruff", "openvino>=2025.0"]
 
 setup(
     name="mo",
     version="0.1.0",
-    description="Model optimizer: converts ONNX models to OpenVINO IR v11",
+    description="Model optimizer: converts ONNX and TensorFlow models to OpenVINO IR v11",
     packages=find_packages(include=["mo", "mo.*", "extensions", "extensions.*"]),
     py_modules=[],
     python_requires=">=3.10",
     install_requires=["numpy>=1.24", "networkx>=3.0", "protobuf>=4.21", "defusedxml>=0.7"],
     extras_require={
         "onnx": ONNX,
+        "tf": TF,
         "test": TEST,
-        "all": ONNX + TEST,
+        "all": ONNX + TF + TEST,
     },
     entry_points={"console_scripts": ["mo=mo.main:entry"]},
 )
