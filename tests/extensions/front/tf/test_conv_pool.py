@@ -150,3 +150,24 @@ def test_conv_chain_keeps_only_boundary_transposes(tmp_path):
     types = ir_op_types(xml)
     assert types.count("Transpose") == 2, types
     assert "Multiply" not in types, types
+
+
+@pytest.mark.parametrize("op", ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"])
+def test_fused_batch_norm_versions_nchw(tmp_path, op):
+    c = 3
+    params = [random((c,), seed=s, low=0.5, high=1.5) for s in (6, 7, 8, 9)]
+
+    def bn(x, fmt):
+        return getattr(raw, op)(x=x, scale=params[0], offset=params[1], mean=params[2], variance=params[3],
+                                epsilon=1e-3, is_training=False, data_format=fmt)[0]
+    check_tf(tmp_path, lambda x: bn(x, "NCHW"), [X.transpose(0, 3, 1, 2)], reference=nchw(lambda x: bn(x, "NHWC")))
+
+
+def test_pool_and_depth_to_space_nchw(tmp_path):
+    def fn(x, fmt):
+        window = [1, 2, 2, 1] if fmt == "NHWC" else [1, 1, 2, 2]
+        y = raw.MaxPool(input=x, ksize=window, strides=window, padding="SAME", data_format=fmt)
+        y = raw.AvgPool(value=y, ksize=window, strides=[1, 1, 1, 1], padding="SAME", data_format=fmt)
+        return raw.DepthToSpace(input=tf.concat([y] * 4, axis=-1 if fmt == "NHWC" else 1), block_size=2,
+                                data_format=fmt)
+    check_tf(tmp_path, lambda x: fn(x, "NCHW"), [X.transpose(0, 3, 1, 2)], reference=nchw(lambda x: fn(x, "NHWC")))

@@ -113,3 +113,11 @@ def test_space_to_depth_inside_nhwc_chain(tmp_path):
 
 def test_reverse(tmp_path):
     check_tf(tmp_path, lambda x: (tf.reverse(x, [1]), tf.reverse(x, [0, -1])), [X])
+
+
+def test_pass_through_ops(tmp_path):
+    def fn(x):
+        a, b = tf.raw_ops.IdentityN(input=[x, x * 2])
+        c = tf.raw_ops.Snapshot(input=tf.stop_gradient(a))
+        return tf.raw_ops.EnsureShape(input=c + b, shape=[2, 3, 4, 5]), tf.identity(b)
+    check_tf(tmp_path, fn, [X])
