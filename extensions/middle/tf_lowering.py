@@ -1,11 +1,20 @@
 """Lowering of the TensorFlow operations that need input ranks or shapes: BiasAdd in NCHW,
-Select (v1), SpaceToBatchND / BatchToSpaceND and the transposed convolutions."""
+Select (v1), SpaceToBatchND / BatchToSpaceND, the convolutions (grouped when the input has more
+channels than the filters) and the transposed convolutions."""
 from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.conv_to_opset import grouped_weights
 from extensions.front.tf.conv_to_opset import filters_to_oihw
-from extensions.front.tf.layout import back_to_data_format, explicit_pads, in_channels_first, spatial
+from extensions.front.tf.layout import (
+    back_to_data_format,
+    channels_last,
+    explicit_pads,
+    in_channels_first,
+    spatial,
+    window_attrs,
+)
 from extensions.middle.lowering import MiddleReplaceOp
 from extensions.ops.tf_internal import full_block
 from mo.errors import ConversionError
@@ -67,6 +76,42 @@ class TfSpaceBatchToOpset(MiddleReplaceOp):
         full, begin, end = full_block(np.reshape(block, -1), np.reshape(pads, (-1, 2)), rank)
         op = "SpaceToBatch" if node.to_batch else "BatchToSpace"
         return [b.op(op, node.in_port(0).get_source(), full, begin, end, name=node.name)]
+
+
+class TfConvToOpset(MiddleReplaceOp):
+    """Conv2D / Conv3D -> Convolution, or GroupConvolution when the input has a multiple of the
+    filter's input channels; DepthwiseConv2dNative -> GroupConvolution with one group per input
+    channel (filters [kh, kw, C, M] -> [C, M, 1, kh, kw])."""
+
+    frameworks = ("tf",)
+    op = "tf::Conv"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        rank = rank_of(node)
+        n = rank - 2
+        x = node.in_port(0).get_source()
+        w = node.in_port(1).get_source()
+        channels = data_channels(node, x)
+        filter_channels = (w.data.get_shape() or (-1,) * rank)[n]
+        data = in_channels_first(b, x, node, rank)
+        if node.depthwise:
+            w = b.Unsqueeze(b.Transpose(w, np.array([2, 3, 0, 1], np.int64)), np.array([2], np.int64))
+            y = b.GroupConvolution(data, w, name=node.name, **window_attrs(node))
+        elif channels > 0 and filter_channels > 0 and channels != filter_channels:
+            w = grouped_weights(b, filters_to_oihw(b, w, n), channels // filter_channels)
+            y = b.GroupConvolution(data, w, name=node.name, **window_attrs(node))
+        else:
+            y = b.Convolution(data, filters_to_oihw(b, w, n), name=node.name, **window_attrs(node))
+        return [back_to_data_format(b, y, node, rank)]
+
+
+def data_channels(node, x) -> int:
+    """Channels of a TensorFlow op's data input (-1 when unknown)."""
+    shape = x.data.get_shape()
+    if shape is None:
+        return -1
+    return shape[-1] if channels_last(node.data_format) else shape[1]
 
 
 class TfConvBackpropInputToOpset(MiddleReplaceOp):

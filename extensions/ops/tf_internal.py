@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.tf.layout import channels_last, spatial, window_attrs
+from extensions.ops.convolution import conv_output_dim
 from extensions.ops.tf_needed_rearrange import block_batch_shape
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
@@ -35,11 +37,28 @@ class TfMath(FrontOnlyOp):
     op = "tf::Math"
 
 
-class TfConv(FrontOnlyOp):
+class TfConv(Op):
     """Conv2D, Conv3D, DepthwiseConv2dNative: ``strides``, ``dilations``, ``padding``,
-    ``explicit_paddings``, ``data_format`` as in TensorFlow; ``depthwise``."""
+    ``explicit_paddings``, ``data_format`` as in TensorFlow; ``depthwise``. Lowered where the
+    input channels are known (a filter with fewer makes a grouped convolution)."""
 
     op = "tf::Conv"
+    type = None
+
+    @classmethod
+    def infer_shapes(cls, node):
+        x, w = node.in_shape(0), node.in_shape(1)
+        if x is None or w is None:
+            return [None if x is None else (DYN,) * len(x)]
+        n = len(x) - 2
+        attrs = window_attrs(node)
+        sizes = spatial(x, node.data_format)
+        out = [conv_output_dim(sizes[i], w[i], attrs["strides"][i], attrs["dilations"][i], attrs["pads_begin"][i],
+                               attrs["pads_end"][i], attrs["auto_pad"]) for i in range(n)]
+        channels = w[n + 1] if not node.depthwise else (DYN if w[n] < 0 or w[n + 1] < 0 else w[n] * w[n + 1])
+        if channels_last(node.data_format):
+            return [(x[0], *out, channels)]
+        return [(x[0], channels, *out)]
 
 
 class TypedByInput(Op):
@@ -148,6 +167,12 @@ class TfReverse(FrontOnlyOp):
     """ReverseV2(tensor, axis): the elements of the given axes in reverse order."""
 
     op = "tf::Reverse"
+
+
+class TfWhere(FrontOnlyOp):
+    """Where(condition): the coordinates [count, rank] of the true (non-zero) elements."""
+
+    op = "tf::Where"
 
 
 class TfFill(FrontOnlyOp):

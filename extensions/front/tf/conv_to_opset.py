@@ -1,7 +1,8 @@
-"""Lowering of the layout-sensitive TensorFlow operations to channels-first opset ops:
-convolutions, poolings, FusedBatchNorm and DepthToSpace / SpaceToDepth (wrapped in Transposes
-when the data is channels-last), and the resizes (Interpolate over the spatial axes, which needs
-no Transpose)."""
+"""Lowering of the layout-sensitive TensorFlow operations to channels-first opset ops: poolings,
+FusedBatchNorm and DepthToSpace / SpaceToDepth (wrapped in Transposes when the data is
+channels-last), and the resizes (Interpolate over the spatial axes, which needs no Transpose).
+Convolutions are lowered in the middle phase (extensions/middle/tf_lowering.py), where the
+input channels are known."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,25 +16,6 @@ from mo.graph.builder import OpBuilder
 def filters_to_oihw(b: OpBuilder, w, n_spatial: int):
     """TensorFlow filters [k..., C_in, C_out] -> [C_out, C_in, k...]."""
     return b.Transpose(w, np.array([n_spatial + 1, n_spatial] + list(range(n_spatial)), np.int64))
-
-
-class TfConvToOpset(TfLowering):
-    """Conv2D / Conv3D -> Convolution; DepthwiseConv2dNative -> GroupConvolution with one group per
-    input channel (filters [kh, kw, C, M] -> [C, M, 1, kh, kw])."""
-
-    op = "tf::Conv"
-
-    def replace_op(self, graph, node):
-        b = OpBuilder(graph, node.name)
-        rank = node.rank
-        x = in_channels_first(b, node.in_port(0).get_source(), node, rank)
-        w = node.in_port(1).get_source()
-        if node.depthwise:
-            w = b.Unsqueeze(b.Transpose(w, np.array([2, 3, 0, 1], np.int64)), np.array([2], np.int64))
-            y = b.GroupConvolution(x, w, name=node.name, **window_attrs(node))
-        else:
-            y = b.Convolution(x, filters_to_oihw(b, w, rank - 2), name=node.name, **window_attrs(node))
-        return [back_to_data_format(b, y, node, rank)]
 
 
 class TfPoolToOpset(TfLowering):

@@ -14,6 +14,7 @@ from extensions.ops.tf_internal import (
     TfSplit,
     TfSqueeze,
     TfUnpack,
+    TfWhere,
 )
 
 # TensorFlow op type -> opset op with the same inputs and no attributes to translate.
@@ -152,6 +153,14 @@ class ReverseExtractor(TfExtractor):
     @classmethod
     def extract(cls, node):
         TfReverse.update_node(node)
+
+
+class WhereExtractor(TfExtractor):
+    op_types = ("Where",)
+
+    @classmethod
+    def extract(cls, node):
+        TfWhere.update_node(node)
 
 
 class FillExtractor(TfExtractor):

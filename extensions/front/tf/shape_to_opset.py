@@ -1,6 +1,6 @@
 """Shape-agnostic lowering of the TensorFlow shape and data movement operations whose inputs or
 attributes differ from the opset's: Concat, Pack, Unpack, Split(V), Pad, Slice, Squeeze, Gather,
-ReverseV2, Fill, Size, Rank, ArgMax/ArgMin."""
+ReverseV2, Where, Fill, Size, Rank, ArgMax/ArgMin."""
 from __future__ import annotations
 
 import numpy as np
@@ -148,6 +148,17 @@ class TfReverseToSlice(TfLowering):
         n = axes.size
         return [b.Slice(node.in_port(0).get_source(), np.full(n, -1, np.int64), np.full(n, INT64_MIN, np.int64),
                         np.full(n, -1, np.int64), axes, name=node.name)]
+
+
+class TfWhereToNonZero(TfLowering):
+    """Where(condition) -> NonZero ([rank, count]) transposed to [count, rank]."""
+
+    op = "tf::Where"
+
+    def replace_op(self, graph, node):
+        b = OpBuilder(graph, node.name)
+        indices = b.NonZero(node.in_port(0).get_source(), output_type="i64")
+        return [b.Transpose(indices, i64([1, 0]), name=node.name)]
 
 
 class TfFillToBroadcast(TfLowering):

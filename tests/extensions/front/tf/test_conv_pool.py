@@ -171,3 +171,8 @@ def test_pool_and_depth_to_space_nchw(tmp_path):
         return raw.DepthToSpace(input=tf.concat([y] * 4, axis=-1 if fmt == "NHWC" else 1), block_size=2,
                                 data_format=fmt)
     check_tf(tmp_path, lambda x: fn(x, "NCHW"), [X.transpose(0, 3, 1, 2)], reference=nchw(lambda x: fn(x, "NHWC")))
+
+
+def test_grouped_conv2d(tmp_path):
+    w = random((3, 3, 2, 6), seed=13, low=-0.5, high=0.5)     # 3 groups of 2 input channels
+    check_tf(tmp_path, lambda x: tf.nn.conv2d(x, w, 1, "SAME"), [random((1, 5, 6, 6))])

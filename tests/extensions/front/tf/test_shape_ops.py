@@ -121,3 +121,7 @@ def test_pass_through_ops(tmp_path):
         c = tf.raw_ops.Snapshot(input=tf.stop_gradient(a))
         return tf.raw_ops.EnsureShape(input=c + b, shape=[2, 3, 4, 5]), tf.identity(b)
     check_tf(tmp_path, fn, [X])
+
+
+def test_where_coordinates(tmp_path):
+    check_tf(tmp_path, lambda x: tf.where(x > 0.5), [X])
