@@ -183,3 +183,12 @@ def test_ir_keeps_nhwc_inputs_and_outputs(tmp_path):
     assert list(model.inputs[0].get_partial_shape().to_shape()) == [1, 6, 7, 3]
     assert list(model.outputs[0].get_partial_shape().to_shape()) == [1, 6, 7, 5]
     assert ir_op_types(xml).count("Transpose") == 2
+
+
+def test_preprocessing_uses_the_nhwc_channel_axis(tmp_path):
+    x = random((1, 4, 5, 3), seed=4)
+    w = random((1, 1, 3, 2), seed=5)
+    path = write_pb(freeze(lambda a: tf.nn.conv2d(a, w, 1, "VALID"), specs_for([x])), tmp_path / "m.pb")
+    xml = convert(path, tmp_path / "ir", mean_values=[1.0, 2.0, 3.0], reverse_input_channels=True)
+    expected = tf.nn.conv2d(x[..., ::-1] - np.float32([1, 2, 3]), w, 1, "VALID").numpy()
+    assert_close(run_ir(xml, [x]), [expected])
