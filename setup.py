@@ -3,13 +3,13 @@ from setuptools import find_packages, setup
 
 ONNX = ["onnx>=1.16", "onnxruntime"]
 PYTORCH = ["torch==2.13.0", "transformers"]
-TF = ["tensorflow-cpu"]
+TF = ["tensorflow-cpu>=2.15"]
 TEST = ["pytest>=8", "pytest-xdist>=3", "ruff", "openvino>=2025.0"]
 
 setup(
     name="mo",
     version="0.1.0",
-    description="Model optimizer: converts ONNX models to OpenVINO IR v11",
+    description="Model optimizer: converts ONNX and TensorFlow models to OpenVINO IR v11",
     packages=find_packages(include=["mo", "mo.*", "extensions", "extensions.*"]),
     py_modules=[],
     python_requires=">=3.10",

@@ -42,6 +42,11 @@ class ConversionOptions:
     # Python API only: inputs to run a framework model object with while capturing its graph
     # (PyTorch: a tensor, a tuple/list of tensors or a dict of keyword tensors)
     example_input: Any = None
+    # TensorFlow model forms
+    input_model_is_text: bool = False
+    saved_model_tags: list[str] = field(default_factory=list)
+    saved_model_signature: str | None = None
+    input_checkpoint: str | None = None
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
     registry: Any = None
@@ -69,14 +74,15 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from mo.version import VERSION
     p = _Parser(
-        prog="mo", description="Convert a trained model (ONNX, PyTorch) to OpenVINO IR v11 (.xml + .bin).",
+        prog="mo", description="Convert a trained model (ONNX, PyTorch, TensorFlow) to OpenVINO IR v11 (.xml + .bin).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
     p.add_argument("--input_model", "-m", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved with "
-                   "torch.jit.save, ExportedProgram .pt2 saved with torch.export.save).")
+                   "torch.jit.save, ExportedProgram .pt2 saved with torch.export.save; TensorFlow: frozen "
+                   ".pb/.pbtxt, SavedModel folder, .keras/.h5, .meta).")
     p.add_argument("--output_dir", "-o", default=".", help="Folder for the IR files (default: current folder).")
     p.add_argument("--model_name", "-n", help="Name of the IR files (default: the model file's name).")
-    p.add_argument("--framework", choices=["onnx", "pytorch"],
+    p.add_argument("--framework", choices=["onnx", "pytorch", "tf"],
                    help="Framework of the model (guessed from the file when absent).")
     p.add_argument("--input", "-i", help="Model inputs, each with optional shape and type: "
                    "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension. Naming an inner "
@@ -100,6 +106,17 @@ def build_parser() -> argparse.ArgumentParser:
                    "\"data(nchw)\".")
     p.add_argument("--freeze_placeholder_with_value",
                    help="Replace inputs by constants: \"is_training->False,rate->[0.5]\".")
+    tf = p.add_argument_group("TensorFlow")
+    tf.add_argument("--input_model_is_text", action="store_true",
+                    help="The frozen GraphDef given with --input_model is in text form (.pbtxt).")
+    tf.add_argument("--saved_model_dir", help="SavedModel folder to convert (instead of --input_model).")
+    tf.add_argument("--saved_model_tags", help="Comma-separated tags of the SavedModel's MetaGraph to load "
+                    "(default: serve).")
+    tf.add_argument("--saved_model_signature",
+                    help="Signature of the SavedModel to convert (default: serving_default).")
+    tf.add_argument("--input_meta_graph", help="MetaGraph (.meta) to convert, with the variables of its checkpoint.")
+    tf.add_argument("--input_checkpoint", help="Checkpoint prefix of --input_meta_graph (default: the .meta path "
+                    "without its suffix).")
     p.add_argument("--extensions", action="append", default=[],
                    help="Folder of user extensions (same layout as extensions/); repeatable.")
     p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=True,
@@ -120,7 +137,8 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     values = dict(values)
     known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape", "layout",
                                                             "source_layout", "target_layout",
-                                                            "freeze_placeholder_with_value"}
+                                                            "freeze_placeholder_with_value",
+                                                            "saved_model_dir", "input_meta_graph"}
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
@@ -130,9 +148,10 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
+    _tf_model_options(opts, values)
     opts.output_dir = values.get("output_dir") or "."
     opts.model_name = values.get("model_name")
-    opts.framework = values.get("framework")
+    opts.framework = values.get("framework") or opts.framework
     opts.example_input = values.get("example_input")
     opts.inputs = parse_input(values.get("input"))
     frozen = values.get("freeze_placeholder_with_value")
@@ -175,6 +194,24 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     return opts
 
 
+def _tf_model_options(opts: ConversionOptions, values: dict[str, Any]) -> None:
+    """The TensorFlow model forms: --saved_model_dir and --input_meta_graph name the model
+    instead of --input_model (and imply --framework tf)."""
+    for option in ("saved_model_dir", "input_meta_graph"):
+        path = values.get(option)
+        if path is None:
+            continue
+        if opts.input_model is not None and opts.input_model != path:
+            raise OptionError(f"Give the model once: --{option} and --input_model are both set.")
+        opts.input_model = os.fspath(path)
+        opts.framework = "tf"
+    opts.input_model_is_text = str2bool(values.get("input_model_is_text", False))
+    tags = values.get("saved_model_tags") or []
+    opts.saved_model_tags = [t.strip() for t in tags.split(",") if t.strip()] if isinstance(tags, str) else list(tags)
+    opts.saved_model_signature = values.get("saved_model_signature")
+    opts.input_checkpoint = values.get("input_checkpoint")
+
+
 def _describe(value: Any) -> str:
     if isinstance(value, str):
         return value
@@ -184,6 +221,8 @@ def _describe(value: Any) -> str:
         return ",".join(f"{k}:{_describe(v)}" for k, v in value.items())
     if type(value).__name__ in ("ModelProto",):
         return "<ModelProto>"
+    if (type(value).__module__ or "").split(".")[0] in ("tensorflow", "keras", "tf_keras"):
+        return f"<{type(value).__name__}>"    # a framework model object: its repr says nothing useful
     if type(value).__module__.split(".")[0] in ("torch", "transformers") or hasattr(value, "forward"):
         shape = getattr(value, "shape", None)   # a tensor: its shape; a model object: its class
         return f"<{type(value).__name__}{'' if shape is None else list(shape)}>"

@@ -4,6 +4,8 @@ from __future__ import annotations
 from mo.errors import ConversionError, ExtensionError, GraphError, UnsupportedOpsError
 from mo.registry import class_origin, is_user_class
 
+FRAMEWORK_NAMES = {"onnx": "ONNX", "tf": "TensorFlow"}
+
 
 def extract(graph, framework: str) -> None:
     """Run the extractor of every node not extracted yet (``op`` is None), recursing into
@@ -12,7 +14,7 @@ def extract(graph, framework: str) -> None:
     unsupported: dict[str, list[str]] = {}
     _extract(graph, framework, registry, unsupported)
     if unsupported:
-        raise UnsupportedOpsError(framework.upper() if framework == "onnx" else framework, unsupported)
+        raise UnsupportedOpsError(FRAMEWORK_NAMES.get(framework, framework), unsupported)
 
 
 def _extract(graph, framework, registry, unsupported) -> None:

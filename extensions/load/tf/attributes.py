@@ -1,0 +1,65 @@
+"""TensorFlow node attributes as Python values, and the base class of TensorFlow extractors."""
+from __future__ import annotations
+
+from typing import Any
+
+from extensions.load.tf.tensors import element_type_of, shape_of, tensor_to_array
+from mo.front.extractor import Extractor
+from mo.graph.node import Node
+
+
+def attr_value(value) -> Any:
+    """Python value of an AttrValue: str for strings, int/float/bool, element type names for
+    types, shape tuples, numpy arrays for tensors, lists of those, function names."""
+    kind = value.WhichOneof("value")
+    if kind == "s":
+        return value.s.decode("utf-8", "replace")
+    if kind in ("i", "f", "b"):
+        return getattr(value, kind)
+    if kind == "type":
+        return element_type_of(value.type)
+    if kind == "shape":
+        return shape_of(value.shape)
+    if kind == "tensor":
+        return tensor_to_array(value.tensor)[0]
+    if kind == "func":
+        return value.func.name
+    if kind == "list":
+        lst = value.list
+        for field in ("s", "i", "f", "b", "type", "shape", "func"):
+            items = getattr(lst, field)
+            if len(items):
+                if field == "s":
+                    return [s.decode("utf-8", "replace") for s in items]
+                if field == "type":
+                    return [element_type_of(t) for t in items]
+                if field == "shape":
+                    return [shape_of(s) for s in items]
+                if field == "func":
+                    return [f.name for f in items]
+                return list(items)
+        return []
+    return None
+
+
+class TfExtractor(Extractor):
+    """Base of TensorFlow extractors: ``attr(node, name, default)`` reads one NodeDef attribute."""
+
+    abstract = True
+    framework = "tf"
+
+    @staticmethod
+    def attr(node: Node, name: str, default: Any = None) -> Any:
+        attrs = node.pb.attr
+        if name not in attrs:
+            return default
+        return attr_value(attrs[name])
+
+    @classmethod
+    def dtype(cls, node: Node, name: str = "T") -> str | None:
+        """Element type held in a type attribute (``T`` by default)."""
+        return cls.attr(node, name)
+
+    @classmethod
+    def data_format(cls, node: Node, default: str = "NHWC") -> str:
+        return cls.attr(node, "data_format", default) or default

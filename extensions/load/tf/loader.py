@@ -1,0 +1,34 @@
+"""TensorFlow loader: any TensorFlow model form (see model_io) -> op-form Graph.
+
+TensorFlow is imported only when a TensorFlow model needs it: a frozen GraphDef without functions
+is read without it (extensions/load/tf/protos.py).
+"""
+from __future__ import annotations
+
+from extensions.load.tf.graph_builder import TfGraphBuilder
+from extensions.load.tf.model_io import GRAPHDEF_SUFFIXES, KERAS_SUFFIXES, is_saved_model_dir, is_tf_object, read_model
+from mo.front.loader import Loader
+from mo.graph.graph import Graph
+
+
+class TfLoader(Loader):
+    """Loads frozen GraphDefs, SavedModels, Keras models, MetaGraphs with checkpoints and
+    TensorFlow function objects; the graph's default layout is NHWC."""
+
+    framework = "tf"
+    suffixes = GRAPHDEF_SUFFIXES + KERAS_SUFFIXES + (".meta",)
+
+    @classmethod
+    def accepts(cls, path) -> bool:
+        if not isinstance(path, str):
+            return is_tf_object(path)
+        return super().accepts(path) or is_saved_model_dir(path)
+
+    def load(self, options) -> Graph:
+        model = read_model(options)
+        builder = TfGraphBuilder(options.registry, model.library)
+        # outputs named with --output are built even when no declared output needs them
+        graph = builder.build(model.nodes, options.outputs or model.outputs, inputs=model.inputs)
+        graph.graph["model_name"] = model.name
+        return graph
+

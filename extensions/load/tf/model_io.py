@@ -1,0 +1,306 @@
+"""Every form a TensorFlow model comes in, read as one frozen GraphDef.
+
+* frozen GraphDef: ``.pb`` (binary) or ``.pbtxt`` / ``--input_model_is_text`` (text);
+* SavedModel folder: the signature ``--saved_model_signature`` (default ``serving_default``) of
+  the MetaGraph with ``--saved_model_tags``, its variables frozen into constants;
+* Keras model file (``.keras``, ``.h5``) and ``tf.keras.Model`` objects;
+* MetaGraph ``.meta`` with its checkpoint (``--input_checkpoint``, default: the .meta path
+  without the suffix), variables restored and frozen;
+* ``tf.function`` with an input signature, a concrete function, or a ``tf.Module`` whose
+  ``__call__`` is such a function.
+
+Variables are frozen with TensorFlow's own conversion, keeping functional control flow
+(While/If with function bodies) as it is.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from mo.errors import InputModelError, OptionError
+
+KERAS_SUFFIXES = (".keras", ".h5", ".hdf5")
+GRAPHDEF_SUFFIXES = (".pb", ".pbtxt", ".pbtx")
+FRAMEWORK_PACKAGES = ("tensorflow", "keras", "tf_keras")
+
+
+@dataclass
+class FrozenModel:
+    """The nodes of a frozen GraphDef, its function library ({name: FunctionDef}), the tensors
+    that are its outputs (None: found from the graph), a model name and the order of its inputs
+    (Placeholder names; None: as the GraphDef lists them)."""
+
+    nodes: list
+    library: dict
+    outputs: list[str] | None
+    name: str
+    inputs: list[str] | None = None
+
+    @classmethod
+    def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
+        """From a TensorFlow GraphDef."""
+        library = {f.signature.name: f for f in graph_def.library.function}
+        return cls(list(graph_def.node), library, outputs, name, inputs)
+
+
+def import_tensorflow():
+    """Import TensorFlow, hiding what its native libraries print on stderr while they load
+    (oneDNN and absl notices that no setting turns off) unless the log level is DEBUG."""
+    if "tensorflow" in sys.modules or logging.getLogger("mo").isEnabledFor(logging.DEBUG):
+        import tensorflow
+        return tensorflow
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    sys.stderr.flush()
+    saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        import tensorflow
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+    return tensorflow
+
+
+def is_saved_model_dir(path: str) -> bool:
+    return os.path.isdir(path) and any(os.path.isfile(os.path.join(path, f))
+                                       for f in ("saved_model.pb", "saved_model.pbtxt"))
+
+
+def is_tf_object(model) -> bool:
+    """Whether ``model`` is a TensorFlow/Keras object (checked without importing TensorFlow)."""
+    return any((getattr(c, "__module__", "") or "").split(".")[0] in FRAMEWORK_PACKAGES for c in type(model).__mro__)
+
+
+def read_model(opts) -> FrozenModel:
+    """The frozen model that ``opts`` describes."""
+    model = opts.input_model
+    if not isinstance(model, str):
+        return from_object(model)
+    if not is_graph_def_file(model):
+        import_tensorflow()
+    if is_saved_model_dir(model):
+        return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature)
+    if os.path.isdir(model):
+        raise InputModelError(f"'{model}' is a folder without saved_model.pb: not a SavedModel.")
+    lower = model.lower()
+    if lower.endswith(KERAS_SUFFIXES):
+        return from_keras_file(model)
+    if lower.endswith(".meta"):
+        return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
+    text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
+    nodes, library = read_graph_def(model, text)
+    return FrozenModel(nodes, library, None, _stem(model))
+
+
+def is_graph_def_file(path: str) -> bool:
+    return os.path.isfile(path) and not path.lower().endswith(KERAS_SUFFIXES + (".meta",))
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(os.path.normpath(path)))[0] or "model"
+
+
+def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
+    """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
+    naming it. Read with the light reader, and again with TensorFlow when the graph has
+    functions (or, in text form, fields the light reader does not know)."""
+    from extensions.load.tf.protos import graph_def_class
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        light = _parse(graph_def_class()(), data, text)
+    except InputModelError as e:
+        if not text:
+            raise InputModelError(f"'{path}' {e}; it is truncated or of another format (give "
+                                  f"--input_model_is_text for a text GraphDef).") from None
+        light = None
+    if light is not None and not light.library:
+        if not light.node:
+            raise InputModelError(f"'{path}' is not a TensorFlow GraphDef: it has no nodes.")
+        return list(light.node), {}
+    del light
+    import_tensorflow()
+    from tensorflow.core.framework.graph_pb2 import GraphDef
+    try:
+        graph_def = _parse(GraphDef(), data, text)
+    except InputModelError as e:
+        raise InputModelError(f"'{path}' {e}.") from None
+    model = FrozenModel.of(graph_def, None, _stem(path))
+    return model.nodes, model.library
+
+
+def _parse(message, data: bytes, text: bool):
+    from google.protobuf import text_format
+    try:
+        if text:
+            text_format.Parse(data.decode("utf-8"), message)
+        else:
+            message.ParseFromString(data)
+    except Exception as e:
+        raise InputModelError(f"is not a {'text' if text else 'binary'} TensorFlow GraphDef "
+                              f"({type(e).__name__}: {e})") from None
+    return message
+
+
+# ---------------------------------------------------------------------------- TF2 functions
+def freeze_function(concrete, name: str) -> FrozenModel:
+    """Variables of a concrete function frozen into constants."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+    try:
+        frozen = convert_variables_to_constants_v2(concrete, lower_control_flow=False)
+    except Exception as e:
+        raise InputModelError(f"Cannot freeze the variables of '{name}': {type(e).__name__}: {e}") from e
+    outputs = [t.name for t in frozen.outputs]
+    inputs = [t.name.split(":")[0] for t in frozen.inputs]
+    return FrozenModel.of(frozen.graph.as_graph_def(), outputs, name, inputs)
+
+
+def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:
+    import tensorflow as tf
+    try:
+        loaded = tf.saved_model.load(path, tags=tags or None)
+    except Exception as e:
+        raise InputModelError(f"Cannot load the SavedModel '{path}'"
+                              f"{' with tags ' + ','.join(tags) if tags else ''}: {type(e).__name__}: {e}") from e
+    signatures = dict(getattr(loaded, "signatures", {}) or {})
+    wanted = signature or "serving_default"
+    if wanted not in signatures:
+        if signature is None and not signatures and _call_function(loaded) is not None:
+            return freeze_function(_call_function(loaded), _stem(path))
+        known = ", ".join(sorted(signatures)) or "none"
+        raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
+                          f"name one with --saved_model_signature.")
+    return freeze_function(signatures[wanted], _stem(path))
+
+
+def _call_function(module):
+    """The concrete function of a module's ``__call__`` when it has a single input signature."""
+    call = getattr(module, "__call__", None)
+    if call is None or not hasattr(call, "get_concrete_function"):
+        return None
+    try:
+        return call.get_concrete_function()
+    except Exception:
+        return None
+
+
+def from_keras_file(path: str) -> FrozenModel:
+    import tensorflow as tf
+    try:
+        model = tf.keras.models.load_model(path, compile=False)
+    except Exception as e:
+        raise InputModelError(f"Cannot load the Keras model '{path}': {type(e).__name__}: {e}") from e
+    return from_keras_model(model, _stem(path))
+
+
+def from_keras_model(model, name: str | None = None):
+    import tensorflow as tf
+    inputs = list(getattr(model, "inputs", None) or [])
+    if not inputs:
+        raise InputModelError("The Keras model has no defined inputs (build it or call it once first).")
+    specs = [tf.TensorSpec(tuple(i.shape), i.dtype, name=_input_name(i, k)) for k, i in enumerate(inputs)]
+
+    def call(*args):
+        result = model(args[0] if len(args) == 1 else list(args), training=False)
+        return tf.nest.flatten(result)
+    concrete = tf.function(call).get_concrete_function(*specs)
+    return freeze_function(concrete, name or getattr(model, "name", None) or "model")
+
+
+def _input_name(tensor, index: int) -> str:
+    name = getattr(tensor, "name", None) or f"input_{index}"
+    return name.split(":")[0].replace("/", "_")
+
+
+def object_name(model) -> str:
+    """A model name from a function or module: its name without TensorFlow's decorations."""
+    name = getattr(model, "__name__", None) or getattr(model, "name", None) or "model"
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    name = re.sub(r"^__inference_|_\d+$", "", str(name))
+    return re.sub(r"[^\w.-]", "_", name) or "model"
+
+
+def from_object(model) -> FrozenModel:
+    """A Keras model, tf.function, concrete function or tf.Module."""
+    import tensorflow as tf
+    if isinstance(model, tf.keras.Model) or type(model).__module__.startswith("keras"):
+        if hasattr(model, "inputs"):
+            return from_keras_model(model)
+    name = object_name(model)
+    if hasattr(model, "structured_input_signature") and hasattr(model, "graph"):
+        return freeze_function(model, name)
+    if hasattr(model, "get_concrete_function"):
+        try:
+            return freeze_function(model.get_concrete_function(), name)
+        except (TypeError, ValueError) as e:
+            raise InputModelError(f"The tf.function '{name}' has no input signature to trace it with: "
+                                  f"give it one (input_signature=[tf.TensorSpec(...)]).") from e
+    if isinstance(model, tf.Module):
+        concrete = _call_function(model)
+        if concrete is not None:
+            return freeze_function(concrete, name)
+        raise InputModelError("The tf.Module has no __call__ tf.function with an input signature to convert.")
+    raise InputModelError(f"Cannot convert a {type(model).__name__}: give a Keras model, a tf.function with an "
+                          f"input signature, a concrete function or a tf.Module.")
+
+
+# ---------------------------------------------------------------------------- TF1 checkpoints
+def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None) -> FrozenModel:
+    """Import a MetaGraph, restore its variables from the checkpoint and freeze what the
+    outputs (given, or found by ``_meta_outputs``) need."""
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    prefix = checkpoint or path[: -len(".meta")]
+    graph = tf.Graph()
+    with graph.as_default():
+        try:
+            saver = v1.train.import_meta_graph(path, clear_devices=True)
+        except Exception as e:
+            raise InputModelError(f"Cannot read the MetaGraph '{path}': {type(e).__name__}: {e}") from e
+        meta = saver.export_meta_graph() if saver is not None else None
+        outputs = list(outputs or []) or _meta_outputs(meta, graph.as_graph_def())
+        with v1.Session(graph=graph) as sess:
+            if saver is not None:
+                try:
+                    saver.restore(sess, prefix)
+                except Exception as e:
+                    raise InputModelError(f"Cannot restore the checkpoint '{prefix}' of '{path}' (give it with "
+                                          f"--input_checkpoint): {type(e).__name__}: {e}") from e
+            frozen = v1.graph_util.convert_variables_to_constants(
+                sess, graph.as_graph_def(), sorted({o.split(":")[0] for o in outputs}))
+    return FrozenModel.of(frozen, outputs, _stem(path))
+
+
+_TRAINING_PREFIXES = ("save/", "gradients/", "train/", "init")
+
+
+def _meta_outputs(meta, graph_def) -> list[str]:
+    """Outputs of a MetaGraph: its serving signature's, else output 0 of the nodes that depend
+    on a Placeholder and that nothing reads (leaving out saving and training nodes)."""
+    if meta is not None:
+        for key in ("serving_default", *sorted(meta.signature_def)):
+            sig = meta.signature_def.get(key)
+            if sig is not None and sig.outputs:
+                return [sig.outputs[k].name for k in sorted(sig.outputs)]
+    nodes = [n for n in graph_def.node if not n.name.startswith(_TRAINING_PREFIXES)]
+    readers: dict[str, list[str]] = {}
+    for n in nodes:
+        for i in n.input:
+            readers.setdefault(i.lstrip("^").split(":")[0], []).append(n.name)
+    fed = set()
+    stack = [n.name for n in nodes if n.op == "Placeholder"]
+    while stack:
+        name = stack.pop()
+        if name not in fed:
+            fed.add(name)
+            stack.extend(readers.get(name, []))
+    outputs = [f"{n.name}:0" for n in nodes if n.name in fed and n.op not in ("Placeholder", "NoOp")
+               and not readers.get(n.name)]
+    if not outputs:
+        raise InputModelError("Cannot tell the outputs of the MetaGraph; name them with --output.")
+    return outputs

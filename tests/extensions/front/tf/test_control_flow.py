@@ -1,0 +1,58 @@
+"""Layer tests of TensorFlow functional control flow: While -> Loop (with TensorList reads and
+writes at the iteration counter) and If -> If."""
+import numpy as np
+import pytest
+
+from tests.utils.tf_models import check_tf, ir_op_types, random
+
+tf = pytest.importorskip("tensorflow")
+
+
+def test_while_with_carried_values(tmp_path):
+    def fn(x):
+        def body(i, acc):
+            return i + 1, acc * 0.5 + tf.cast(i, tf.float32)
+        return tf.while_loop(lambda i, acc: i < 5, body, [tf.constant(0), x])
+    xml = check_tf(tmp_path, fn, [random((2, 3))])
+    assert "Loop" in ir_op_types(xml)
+
+
+def test_while_that_does_not_run(tmp_path):
+    def fn(x, n):
+        return tf.while_loop(lambda i, acc: i < n, lambda i, acc: (i + 1, acc + 1.0), [tf.constant(0), x])[1]
+    check_tf(tmp_path, fn, [random((2, 3)), np.array(0, np.int32)])
+
+
+def test_while_over_a_sequence_with_tensor_arrays(tmp_path):
+    """The TensorArray pattern of recurrent layers: read step t of the input, write step t of
+    the output; the sequence length is dynamic."""
+    w = random((4, 4), seed=1, low=-0.5, high=0.5)
+
+    def fn(x):
+        steps = tf.shape(x)[0]
+        inputs = tf.TensorArray(tf.float32, size=steps).unstack(x)
+        outputs = tf.TensorArray(tf.float32, size=steps)
+
+        def body(t, h, out):
+            h = tf.tanh(tf.matmul(inputs.read(t), w) + h)
+            return t + 1, h, out.write(t, h)
+        _, h, out = tf.while_loop(lambda t, h, out: t < steps, body,
+                                  [tf.constant(0), tf.zeros_like(x[0]), outputs])
+        return out.stack(), h
+    check_tf(tmp_path, fn, [random((6, 2, 4))], dynamic_batch=True)
+
+
+def test_if(tmp_path):
+    def fn(x, flag):
+        return tf.cond(flag[0] > 0, lambda: tf.nn.relu(x) * 2.0, lambda: x - 1.0)
+    for value in (1, -1):
+        check_tf(tmp_path / str(value), fn, [random((2, 3)), np.array([value], np.int32)])
+
+
+def test_if_inside_while(tmp_path):
+    def fn(x):
+        def body(i, acc):
+            acc = tf.cond(i % 2 == 0, lambda: acc + 1.0, lambda: acc * 2.0)
+            return i + 1, acc
+        return tf.while_loop(lambda i, acc: i < 4, body, [tf.constant(0), x])[1]
+    check_tf(tmp_path, fn, [random((3,))])
