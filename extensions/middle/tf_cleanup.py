@@ -84,9 +84,9 @@ class TfFlattenConcats(Transform):
 
     def find_and_replace_pattern(self, graph) -> None:
         for outer in graph.nodes_by_op("Concat"):
-            rank = outer.out_port(0).data.get_rank()
-            if outer.id not in graph or rank is None:
+            if outer.id not in graph or outer.out_port(0).data.get_rank() is None:
                 continue
+            rank = outer.out_port(0).data.get_rank()
             axis = normalize_axis(outer.axis, rank)
             sources = []
             for i in sorted(outer.in_ports()):
@@ -105,5 +105,5 @@ class TfFlattenConcats(Transform):
             for i, src in enumerate(sources):
                 src.connect(outer.in_port(i))
             for inner in inners:
-                if inner.op == "Concat" and inner.id in graph and not inner.out_port(0).is_connected():
+                if inner.id in graph and inner.op == "Concat" and not inner.out_port(0).is_connected():
                     graph.remove_node(inner.id)
