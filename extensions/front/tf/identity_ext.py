@@ -11,7 +11,7 @@ class IdentityExtractor(TfExtractor):
     make it a model input); ReadVariableOp reads a variable that freezing made a constant."""
 
     op_types = ("Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient", "EnsureShape",
-                "CheckNumerics", "PlaceholderWithDefault", "DebugIdentity", "FakeParam", "ReadVariableOp")
+                "CheckNumerics", "PlaceholderWithDefault", "ReadVariableOp")
 
     @classmethod
     def extract(cls, node):
