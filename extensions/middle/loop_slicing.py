@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.scale_shift_fusions import BatchNormToScaleShift
 from extensions.middle.transpose_rules import perm_of
-from extensions.middle.transpose_sinking import TransposeSinking
+from extensions.middle.transpose_sinking import LayoutStep
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.pipeline.infer import infer_node
-from mo.pipeline.transform import Transform
 
 
 def moves_only(perm: list[int], axis: int) -> bool:
@@ -46,17 +44,8 @@ def _whole_unit_slices(entry: dict) -> bool:
     return entry.get("part_size", 1) == 1 and abs(entry.get("stride", 1)) == 1
 
 
-class TransposeIntoLoopSlicing(Transform):
+class TransposeIntoLoopSlicing(LayoutStep):
     """See the module docstring."""
-
-    phase = "middle"
-    frameworks = ("tf",)
-
-    def run_after(self):
-        return [TransposeSinking]
-
-    def run_before(self):
-        return [BatchNormToScaleShift]
 
     def find_and_replace_pattern(self, graph) -> None:
         for loop in graph.nodes_by_op("Loop") + graph.nodes_by_op("TensorIterator"):

@@ -1,12 +1,14 @@
 """Clean-ups of what TensorFlow graphs leave after the layout step and the scale-shift fusions:
-zero padding before a convolution becomes the convolution's own padding, adding zero or
+zero padding before a convolution or pooling becomes the op's own padding, adding zero or
 multiplying by one disappears, and a Concat of a Concat along the same axis becomes one."""
 from __future__ import annotations
 
 import numpy as np
 
 from extensions.middle.scale_shift_fusions import MergeConstantAdds
-from extensions.middle.transpose_rules import const_input
+from extensions.middle.transpose_rules import const_input, perm_of
+from extensions.middle.transpose_sinking import merge_duplicates
+from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import Transform
 from mo.utils.shape import normalize_axis
 
@@ -14,9 +16,40 @@ CONVOLUTIONS = ("Convolution", "GroupConvolution")
 NEUTRAL = {"Add": 0, "Subtract": 0, "Multiply": 1, "Divide": 1}
 
 
+def _pads(node) -> tuple[list[int], list[int]]:
+    """The explicit pads of a windowed op (zeros for valid padding)."""
+    n = len(node.in_port(0).data.get_shape()) - 2
+    explicit = node.auto_pad == "explicit"
+    return (list(node.pads_begin) if explicit and node.pads_begin else [0] * n,
+            list(node.pads_end) if explicit and node.pads_end else [0] * n)
+
+
+def non_negative(port) -> bool:
+    """Whether the tensor at ``port`` cannot hold negative values (a ReLU's output...)."""
+    node = port.node
+    return node.op in ("ReLU", "Sigmoid", "Exp", "SoftPlus") or (node.op == "Clamp" and node.min >= 0)
+
+
+def takes_zero_pads(reader, source, begin: np.ndarray) -> bool:
+    """Whether a reader of Pad(source, zeros) can pad by itself instead: convolutions always;
+    average pooling counting the padding (TensorFlow's VALID pooling of padded data); max pooling
+    of non-negative data when every window still holds a real element."""
+    node = reader.node
+    if reader.idx != 0 or node.get("auto_pad") not in ("explicit", "valid"):
+        return False
+    if node.op in CONVOLUTIONS:
+        return True
+    if node.op == "AvgPool":
+        return not any(sum(_pads(node), [])) or not node["exclude-pad"]
+    if node.op == "MaxPool":
+        return non_negative(source) and all(int(p) < k for p, k in zip(begin[2:], node.kernel))
+    return False
+
+
 class TfPadIntoConvolution(Transform):
-    """Pad (constant 0, spatial dims only) -> Convolution with explicit or valid padding: the pads
-    are added to the convolution's."""
+    """Pad (constant 0, spatial dims only) -> Convolution, AvgPool or MaxPool (see
+    takes_zero_pads) with explicit or valid padding: the pads are added to the op's. A Transpose
+    between the Pad and the op moves before the Pad first."""
 
     phase = "middle"
     frameworks = ("tf",)
@@ -25,27 +58,51 @@ class TfPadIntoConvolution(Transform):
         return [MergeConstantAdds]
 
     def find_and_replace_pattern(self, graph) -> None:
+        for t in graph.nodes_by_op("Transpose"):
+            self.swap_with_pad(graph, t)
+        merge_duplicates(graph)
         for pad in graph.nodes_by_op("Pad"):
             readers = pad.out_port(0).get_destinations()
             begin, end = const_input(pad, 1), const_input(pad, 2)
             value = const_input(pad, 3) if pad.is_in_port_connected(3) else np.zeros(1)
-            if pad.pad_mode != "constant" or begin is None or end is None or value is None or np.any(value != 0):
-                continue
-            if any(r.node.op not in CONVOLUTIONS or r.idx != 0 or r.node.auto_pad not in ("explicit", "valid")
-                   for r in readers) or np.any(begin[:2] != 0) or np.any(end[:2] != 0) or np.any(begin < 0) \
-                    or np.any(end < 0):
+            if pad.pad_mode != "constant" or begin is None or end is None or value is None or np.any(value != 0) \
+                    or np.any(begin[:2] != 0) or np.any(end[:2] != 0) or np.any(begin < 0) or np.any(end < 0):
                 continue
             source = pad.in_port(0).get_source()
+            if not readers or not all(takes_zero_pads(r, source, begin) for r in readers):
+                continue
             for reader in readers:
-                conv = reader.node
-                n = len(begin) - 2
-                old_begin = conv.pads_begin if conv.auto_pad == "explicit" and conv.pads_begin else [0] * n
-                old_end = conv.pads_end if conv.auto_pad == "explicit" and conv.pads_end else [0] * n
-                conv.update({"auto_pad": "explicit",
+                node = reader.node
+                old_begin, old_end = _pads(node)
+                node.update({"auto_pad": "explicit",
                              "pads_begin": [int(a + b) for a, b in zip(old_begin, begin[2:])],
                              "pads_end": [int(a + b) for a, b in zip(old_end, end[2:])]})
+                if node.op == "AvgPool":
+                    node["exclude-pad"] = False
                 source.connect(reader)
             graph.remove_node(pad.id)
+
+
+    @staticmethod
+    def swap_with_pad(graph, t) -> None:
+        """Transpose(Pad(x), P) -> Pad(Transpose(x, P)) when the Transpose is the Pad's only
+        reader (a model input padded before its first convolution), so the Pad meets the
+        convolution."""
+        pad = t.in_port(0).get_source().node
+        perm = perm_of(t)
+        if pad.op != "Pad" or perm is None or len(pad.out_port(0).get_destinations()) != 1:
+            return
+        begin, end = const_input(pad, 1), const_input(pad, 2)
+        if begin is None or end is None or begin.size != len(perm):
+            return
+        b = OpBuilder(graph, t.name)
+        moved = b.Transpose(pad.in_port(0).get_source(), np.array(perm, np.int64), name=t.name)
+        extra = [pad.in_port(3).get_source()] if pad.is_in_port_connected(3) else []
+        new = b.Pad(moved, begin.reshape(-1)[perm], end.reshape(-1)[perm], *extra, pad_mode=pad.pad_mode,
+                    name=pad.name)
+        t.out_port(0).get_connection().set_source(new)
+        graph.remove_node(t.id)
+        graph.remove_node(pad.id)
 
 
 class TfRemoveNeutralElementwise(Transform):
@@ -84,11 +141,9 @@ class TfFlattenConcats(Transform):
 
     def find_and_replace_pattern(self, graph) -> None:
         for outer in graph.nodes_by_op("Concat"):
-            if outer.id not in graph:
+            if outer.id not in graph or outer.out_port(0).data.get_rank() is None:
                 continue
             rank = outer.out_port(0).data.get_rank()
-            if rank is None:
-                continue
             axis = normalize_axis(outer.axis, rank)
             sources = []
             for i in sorted(outer.in_ports()):
@@ -107,5 +162,5 @@ class TfFlattenConcats(Transform):
             for i, src in enumerate(sources):
                 src.connect(outer.in_port(i))
             for inner in inners:
-                if inner.op == "Concat" and inner.id in graph and not inner.out_port(0).is_connected():
+                if inner.id in graph and inner.op == "Concat" and not inner.out_port(0).is_connected():
                     graph.remove_node(inner.id)

@@ -158,17 +158,26 @@ def merge_duplicates(graph) -> None:
             seen[key] = t
 
 
-class TransposeSinking(Transform):
-    """Moves Transposes towards the outputs through layout-agnostic ops and cancels them."""
+class LayoutStep(Transform):
+    """A transform of the layout step: middle phase, channels-last frameworks, after
+    TransposeSinking (which runs after constant folding) and before the scale-shift fusions."""
 
+    abstract = True
     phase = "middle"
     frameworks = ("tf",)
 
     def run_after(self):
-        return [ConstantFolding]
+        return [TransposeSinking]
 
     def run_before(self):
         return [BatchNormToScaleShift]
+
+
+class TransposeSinking(LayoutStep):
+    """Moves Transposes towards the outputs through layout-agnostic ops and cancels them."""
+
+    def run_after(self):
+        return [ConstantFolding]
 
     def find_and_replace_pattern(self, graph) -> None:
         for _ in range(MAX_ROUNDS):
@@ -227,18 +236,9 @@ def reshape_target(t: Node) -> np.ndarray | None:
     return np.array(out, np.int64)
 
 
-class TransposeToReshape(Transform):
+class TransposeToReshape(LayoutStep):
     """A Transpose left after sinking that only moves dimensions of size 1 (e.g. [N,1,1,C] ->
     [N,C,1,1]) is a Reshape; a Reshape that only fed it is folded into it."""
-
-    phase = "middle"
-    frameworks = ("tf",)
-
-    def run_after(self):
-        return [TransposeSinking]
-
-    def run_before(self):
-        return [BatchNormToScaleShift]
 
     def find_and_replace_pattern(self, graph) -> None:
         for t in graph.nodes_by_op("Transpose"):

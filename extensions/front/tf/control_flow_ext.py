@@ -24,7 +24,7 @@ class IfExtractor(TfExtractor):
 
 class TensorListExtractor(TfExtractor):
     op_types = ("TensorListReserve", "TensorListFromTensor", "TensorListStack", "TensorListGetItem",
-                "TensorListSetItem", "EmptyTensorList", "TensorListLength", "TensorListElementShape")
+                "TensorListSetItem", "EmptyTensorList")
 
     @classmethod
     def extract(cls, node):

@@ -8,10 +8,10 @@ from extensions.ops.tf_internal import TfIdentity, TfNoOp
 
 class IdentityExtractor(TfExtractor):
     """Output i is input i; PlaceholderWithDefault is its default value (name it with --input to
-    make it a model input)."""
+    make it a model input); ReadVariableOp reads a variable that freezing made a constant."""
 
     op_types = ("Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient", "EnsureShape",
-                "CheckNumerics", "PlaceholderWithDefault", "DebugIdentity", "FakeParam")
+                "CheckNumerics", "PlaceholderWithDefault", "ReadVariableOp")
 
     @classmethod
     def extract(cls, node):

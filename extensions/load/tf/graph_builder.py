@@ -37,9 +37,10 @@ def default_outputs(flat: FlatGraph) -> list[str]:
 class TfGraphBuilder:
     """Turns flattened TensorFlow nodes into Graphs; shared by the main graph and its bodies."""
 
-    def __init__(self, registry, library: dict):
+    def __init__(self, registry, library: dict, constants: dict | None = None):
         self.registry = registry
         self.library = library
+        self.constants = constants or {}
         self.flattener = Flattener(library)
 
     def new_graph(self, is_body: bool) -> Graph:
@@ -63,7 +64,7 @@ class TfGraphBuilder:
                                   key=lambda n: rank.get(n.name, len(rank)))
             flat.nodes = placeholders + [n for n in flat.nodes if n.op != "Placeholder"]
         graph = self.new_graph(is_body=False)
-        self._build(graph, flat, outputs)
+        self._build(graph, flat, outputs, constants=self.constants)
         return graph
 
     def build_function(self, fname: str, where: str) -> Graph:
@@ -80,7 +81,10 @@ class TfGraphBuilder:
         return graph
 
     # ------------------------------------------------------------------ building
-    def _build(self, graph: Graph, flat: FlatGraph, outputs: list[str], args: list[str] | None = None) -> None:
+    def _build(self, graph: Graph, flat: FlatGraph, outputs: list[str], args: list[str] | None = None,
+               constants: dict | None = None) -> None:
+        """Nodes, edges and Results; Placeholders named in ``constants`` become those Consts."""
+        constants = constants or {}
         outputs = [flat.resolve(o) for o in outputs]
         by_name = {n.name: n for n in flat.nodes}
         for o in outputs:
@@ -89,8 +93,8 @@ class TfGraphBuilder:
         needed = self._needed(flat, by_name, outputs)
         ids: dict[str, str] = {}
         for n in flat.nodes:
-            if n.name in needed or n.op == "Placeholder":
-                ids[n.name] = self._add_node(graph, n, args).id
+            if n.name in needed or (n.op == "Placeholder" and n.name not in constants):
+                ids[n.name] = self._add_node(graph, n, args, constants.get(n.name)).id
         for n in flat.nodes:
             if n.name not in ids:
                 continue
@@ -130,8 +134,10 @@ class TfGraphBuilder:
         src.out_port(port).add_tensor_names(names)
         graph.link(src_id, port, dst_id, in_idx)
 
-    def _add_node(self, graph: Graph, n, args: list[str] | None):
+    def _add_node(self, graph: Graph, n, args: list[str] | None, constant=None):
         where = f" '{n.name}'"
+        if constant is not None:
+            return self.registry.op("Const").create(graph, (), name=n.name, value=constant)
         if n.op == "Placeholder":
             et = element_type_of(n.pb.attr["dtype"].type, where) if "dtype" in n.pb.attr else "f32"
             shape = shape_of(n.pb.attr["shape"].shape) if "shape" in n.pb.attr else None

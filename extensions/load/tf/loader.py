@@ -26,7 +26,7 @@ class TfLoader(Loader):
 
     def load(self, options) -> Graph:
         model = read_model(options)
-        builder = TfGraphBuilder(options.registry, model.library)
+        builder = TfGraphBuilder(options.registry, model.library, model.constants)
         # outputs named with --output are built even when no declared output needs them
         graph = builder.build(model.nodes, options.outputs or model.outputs, inputs=model.inputs)
         graph.graph["model_name"] = model.name

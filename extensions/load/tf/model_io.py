@@ -18,7 +18,7 @@ import logging
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mo.errors import InputModelError, OptionError
 
@@ -30,14 +30,16 @@ FRAMEWORK_PACKAGES = ("tensorflow", "keras", "tf_keras")
 @dataclass
 class FrozenModel:
     """The nodes of a frozen GraphDef, its function library ({name: FunctionDef}), the tensors
-    that are its outputs (None: found from the graph), a model name and the order of its inputs
-    (Placeholder names; None: as the GraphDef lists them)."""
+    that are its outputs (None: found from the graph), a model name, the order of its inputs
+    (Placeholder names; None: as the GraphDef lists them) and the values of the Placeholders
+    that stand for captured variables."""
 
     nodes: list
     library: dict
     outputs: list[str] | None
     name: str
     inputs: list[str] | None = None
+    constants: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
@@ -148,7 +150,17 @@ def _parse(message, data: bytes, text: bool):
 
 # ---------------------------------------------------------------------------- TF2 functions
 def freeze_function(concrete, name: str) -> FrozenModel:
-    """Variables of a concrete function frozen into constants."""
+    """A concrete function with its variables as constants: the values of what its graph
+    captures (variables and eager tensors) replace the Placeholders that stand for them, and
+    ReadVariableOp reads them like an Identity. When a capture cannot be resolved, TensorFlow's
+    own freezing (which runs its graph optimizer, slower and larger) is used."""
+    values = captured_values(concrete)
+    if values is not None:
+        graph_def = concrete.graph.as_graph_def()
+        inputs = [t.name.split(":")[0] for t in concrete.inputs if t.name.split(":")[0] not in values]
+        model = FrozenModel.of(graph_def, [t.name for t in concrete.outputs], name, inputs)
+        model.constants = values
+        return model
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
     try:
         frozen = convert_variables_to_constants_v2(concrete, lower_control_flow=False)
@@ -157,6 +169,23 @@ def freeze_function(concrete, name: str) -> FrozenModel:
     outputs = [t.name for t in frozen.outputs]
     inputs = [t.name.split(":")[0] for t in frozen.inputs]
     return FrozenModel.of(frozen.graph.as_graph_def(), outputs, name, inputs)
+
+
+def captured_values(concrete) -> dict | None:
+    """{placeholder name: numpy value} of every capture of the function's graph, or None."""
+    import tensorflow as tf
+    variables = {id(v.handle): v for v in concrete.variables}
+    values = {}
+    for external, internal in concrete.graph.captures:
+        try:
+            if external.dtype == tf.resource:
+                value = variables[id(external)].numpy()
+            else:
+                value = external.numpy()
+        except Exception:
+            return None
+        values[internal.op.name] = value
+    return values
 
 
 def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:

@@ -192,3 +192,11 @@ def test_preprocessing_uses_the_nhwc_channel_axis(tmp_path):
     xml = convert(path, tmp_path / "ir", mean_values=[1.0, 2.0, 3.0], reverse_input_channels=True)
     expected = tf.nn.conv2d(x[..., ::-1] - np.float32([1, 2, 3]), w, 1, "VALID").numpy()
     assert_close(run_ir(xml, [x]), [expected])
+
+
+def test_keras_recurrent_model_object_reads_its_variables_in_the_loop(tmp_path):
+    import keras
+    inp = keras.Input((5, 3))
+    model = keras.Model(inp, keras.layers.GRU(4)(keras.layers.LSTM(6, return_sequences=True)(inp)))
+    x = random((2, 5, 3), seed=6)
+    assert_close(run_ir(convert(model, tmp_path / "ir"), [x]), [model(x).numpy()])

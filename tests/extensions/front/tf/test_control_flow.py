@@ -56,3 +56,25 @@ def test_if_inside_while(tmp_path):
             return i + 1, acc
         return tf.while_loop(lambda i, acc: i < 4, body, [tf.constant(0), x])[1]
     check_tf(tmp_path, fn, [random((3,))])
+
+
+def test_while_writing_a_dynamic_size_tensor_array(tmp_path):
+    def fn(x):
+        def body(t, out):
+            return t + 1, out.write(t, x * tf.cast(t, tf.float32))
+        _, out = tf.while_loop(lambda t, out: t < 4, body,
+                               [tf.constant(0), tf.TensorArray(tf.float32, size=0, dynamic_size=True)])
+        return out.stack()
+    check_tf(tmp_path, fn, [random((2, 3))])
+
+
+def test_unsupported_tensor_list_use_is_reported(tmp_path):
+    from mo.errors import ConversionError
+
+    def fn(x):
+        def body(t, arr):
+            return t + 1, arr.write(0, arr.read(0) + x)   # reads and writes a fixed element
+        return tf.while_loop(lambda t, arr: t < 3, body, [tf.constant(0), tf.TensorArray(tf.float32, 1).write(0, x)]
+                             )[1].stack()
+    with pytest.raises(ConversionError, match="TensorList"):
+        check_tf(tmp_path, fn, [random((2, 3))])

@@ -176,3 +176,26 @@ def test_pool_and_depth_to_space_nchw(tmp_path):
 def test_grouped_conv2d(tmp_path):
     w = random((3, 3, 2, 6), seed=13, low=-0.5, high=0.5)     # 3 groups of 2 input channels
     check_tf(tmp_path, lambda x: tf.nn.conv2d(x, w, 1, "SAME"), [random((1, 5, 6, 6))])
+
+
+def test_zero_padding_merges_into_the_window_ops(tmp_path):
+    pads = [[0, 0], [1, 2], [2, 1], [0, 0]]
+
+    def fn(x):
+        y = tf.nn.relu(tf.nn.conv2d(tf.pad(x, pads), W, 1, "VALID"))
+        return tf.nn.max_pool2d(tf.pad(y, pads), 3, 2, "VALID"), tf.nn.avg_pool2d(tf.pad(y, pads), 3, 1, "VALID"), \
+            tf.nn.max_pool2d(tf.pad(x, pads), 3, 1, "VALID")
+    types = ir_op_types(check_tf(tmp_path, fn, [X]))
+    assert types.count("Pad") == 1, types     # only before the max pooling of data that may be negative
+    assert types.count("Transpose") == 4, types   # one for the input, one per output
+
+
+def test_keras_style_flatten_after_convolution(tmp_path):
+    """Flatten reads NHWC order: one Transpose stays before it (and one after the input)."""
+    dense = random((9 * 10 * 4, 5), seed=14, low=-0.2, high=0.2)
+
+    def fn(x):
+        y = tf.nn.relu(tf.nn.conv2d(x, W, 1, "SAME"))
+        return tf.matmul(tf.reshape(y, tf.stack([tf.shape(y)[0], -1])), dense)
+    types = ir_op_types(check_tf(tmp_path, fn, [np.concatenate([X, X * 2])], dynamic_batch=True))
+    assert types.count("Transpose") == 2, types

@@ -26,6 +26,7 @@ UNARY = {
     "Tanh": X, "Round": np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.3], np.float32),
     "IsNan": np.array([1.0, np.nan, np.inf], np.float32), "IsInf": np.array([1.0, np.nan, -np.inf], np.float32),
     "IsFinite": np.array([1.0, np.nan, np.inf], np.float32), "LogicalNot": B1, "ZerosLike": X, "OnesLike": I1,
+    "Inv": POS, "Rint": np.array([-2.5, -1.5, 0.5, 1.5, 2.7], np.float32), "Invert": I1,
 }
 
 
@@ -51,7 +52,9 @@ BINARY = {
     "LogicalAnd": (raw.LogicalAnd, B1, B2), "LogicalOr": (raw.LogicalOr, B1, B2),
     "DivInt": (raw.Div, I1, I2), "FloorDivInt": (raw.FloorDiv, I1, I2), "TruncateDiv": (raw.TruncateDiv, I1, I2),
     "FloorModInt": (raw.FloorMod, I1, I2), "TruncateMod": (raw.TruncateMod, I1, I2), "Xlogy": (raw.Xlogy, X * 0, POS),
-    "MulNoNan": (raw.MulNoNan, X, np.where(Y > 0, Y, 0).astype(np.float32)),
+    "MulNoNan": (raw.MulNoNan, X, np.where(Y > 0, Y, 0).astype(np.float32)), "Xdivy": (raw.Xdivy, X * (X > 0), POS),
+    "Mod": (raw.Mod, X, POS), "BitwiseAnd": (raw.BitwiseAnd, I1, I2), "BitwiseOr": (raw.BitwiseOr, I1, I2),
+    "BitwiseXor": (raw.BitwiseXor, I1, I2),
 }
 
 

@@ -125,3 +125,10 @@ def test_pass_through_ops(tmp_path):
 
 def test_where_coordinates(tmp_path):
     check_tf(tmp_path, lambda x: tf.where(x > 0.5), [X])
+
+
+def test_nested_concats_with_a_shared_part(tmp_path):
+    def fn(x):
+        inner = tf.concat([x, x * 2], axis=-1)
+        return tf.concat([inner, tf.concat([x + 1, x], axis=-1), inner], axis=-1)
+    check_tf(tmp_path, fn, [X])
