@@ -1,0 +1,54 @@
+"""Shape symbols: fixed shape values fold, Reshape targets copying the input's own dims become
+special zeros, and nothing that follows from an input shape is frozen (the IR stays reshapeable)."""
+import numpy as np
+
+from extensions.middle.shape_symbols import FoldFixedShapeValues, ShapeSymbolAnalysis, Sym
+from mo.emit.ir import emit_ir
+from tests.utils.graphs import new_graph
+from tests.utils.runtime import core
+
+
+def _dims_of(b, x, indices):
+    return b.Gather(b.ShapeOf(x), np.array(indices, np.int64), np.array(0, np.int64), batch_dims=0)
+
+
+def test_reshape_target_from_own_dims_becomes_special_zeros_and_stays_reshapeable(tmp_path):
+    g, b = new_graph(data_form=True)
+    x = b.Parameter(shape=(2, 3, 8), element_type="f32", name="x")     # static, yet reshapeable
+    target = b.Concat(_dims_of(b, x, [0, 1]), np.array([4, 2], np.int64), axis=0)
+    b.Result(b.Reshape(x, target, special_zero=False), name="y")
+    FoldFixedShapeValues().find_and_replace_pattern(g)
+    g.remove_dead_nodes(keep=[n.id for n in g.nodes_by_op("Parameter")])
+    g.lint()
+    reshape = g.nodes_by_op("Reshape")[0]
+    assert reshape.special_zero and list(reshape.in_value(1)) == [0, 0, 4, 2]
+    assert not g.nodes_by_op("ShapeOf")
+    xml, _ = emit_ir(g, str(tmp_path), "m", {})
+    model = core().read_model(xml)
+    model.reshape([5, 7, 8])
+    assert list(model.output(0).get_shape()) == [5, 7, 4, 2]
+
+
+def test_values_fixed_by_weights_fold_but_input_dims_do_not():
+    g, b = new_graph(data_form=True)
+    x = b.Parameter(shape=(-1, 6), element_type="f32", name="x")
+    h = b.MatMul(x, np.ones((6, 8), np.float32))
+    width = _dims_of(b, h, [1])                      # 8: fixed by the weights
+    batch = _dims_of(b, h, [0])                      # depends on the input
+    b.Result(b.Reshape(h, b.Concat(batch, width, np.array([1], np.int64), axis=0)), name="y")
+    analysis = ShapeSymbolAnalysis(g).run()
+    h_dims = analysis.dims[g.output_data(h.node.id, 0)]
+    assert isinstance(h_dims[0], Sym) and h_dims[1] == 8
+    FoldFixedShapeValues().find_and_replace_pattern(g)
+    reshape = g.nodes_by_op("Reshape")[0]
+    assert list(reshape.in_value(1)) == [0, 8, 1] and reshape.special_zero
+
+
+def test_two_unknown_dims_keep_the_computation():
+    g, b = new_graph(data_form=True)
+    x = b.Parameter(shape=(-1, -1), element_type="f32", name="x")
+    y = b.Parameter(shape=(-1, -1), element_type="f32", name="y")
+    target = b.Concat(_dims_of(b, y, [1]), _dims_of(b, y, [0]), axis=0)   # y's dims, swapped
+    b.Result(b.Reshape(x, target), name="out")
+    FoldFixedShapeValues().find_and_replace_pattern(g)
+    assert g.nodes_by_op("ShapeOf") and g.nodes_by_op("Reshape")[0].in_value(1) is None
