@@ -27,6 +27,7 @@ import numpy as np
 from extensions.middle.constant_folding import ConstantFolding
 from extensions.middle.transpose_sinking import TransposeToReshape
 from mo.graph.builder import OpBuilder
+from mo.pipeline.infer import infer_node
 from mo.pipeline.transform import Transform
 
 _ids = itertools.count()
@@ -389,3 +390,69 @@ class FoldFixedShapeValues(Transform):
         b = OpBuilder(graph, node.name)
         b.const(np.array(new, np.int64)).connect(node.in_port(1))
         node["special_zero"] = True
+
+
+class RemoveFlattenAroundMatMul(Transform):
+    """Reshape(x[..., K] -> [-1, K]) -> MatMul(W[K, N]) [-> Add(b[N])] -> Reshape(-> [..., N]) where
+    the final target restores x's leading dims: the MatMul takes x directly (it broadcasts over
+    leading dims) and both Reshapes go. Exporters write linear layers this way (addmm on a
+    flattened input)."""
+
+    phase = "middle"
+
+    def run_after(self):
+        return [FoldFixedShapeValues]
+
+    def find_and_replace_pattern(self, graph) -> None:
+        analysis = None
+        for matmul in graph.nodes_by_op("MatMul"):
+            if matmul.id not in graph or matmul.get("transpose_a"):
+                continue
+            flatten = matmul.in_port(0).get_source().node
+            weights = matmul.in_port(1).data.get_shape()
+            if flatten.op != "Reshape" or weights is None or len(weights) != 2:
+                continue
+            if len(flatten.out_port(0).get_destinations()) != 1:
+                continue
+            x = flatten.in_port(0).get_source()
+            tail = matmul
+            nxt = self._sole(tail)
+            if nxt is not None and nxt.op == "Add" and self._bias_ok(nxt, tail):
+                tail, nxt = nxt, self._sole(nxt)
+            if nxt is None or nxt.op != "Reshape":
+                continue
+            analysis = analysis or ShapeSymbolAnalysis(graph).run()
+            x_dims = analysis.dims.get(graph.output_data(x.node.id, x.idx))
+            flat_out = analysis.dims.get(graph.output_data(flatten.id, 0))
+            final = analysis.dims.get(graph.output_data(nxt.id, 0))
+            if x_dims is None or flat_out is None or final is None or len(flat_out) != 2 or len(x_dims) < 2:
+                continue
+            x_shape = x.data.get_shape()
+            if not (_same(flat_out[1], x_dims[-1]) or (x_shape and flat_out[1] == x_shape[-1] >= 0)):
+                continue
+            if len(final) != len(x_dims) or any(not _same(a, b) for a, b in zip(final[:-1], x_dims[:-1])):
+                continue
+            x.connect(matmul.in_port(0))
+            nxt.out_port(0).get_connection().set_source(tail.out_port(0))
+            graph.remove_node(nxt.id)
+            graph.remove_node(flatten.id)
+            for node in dict.fromkeys((matmul, tail)):   # shapes change: infer the two again
+                infer_node(node)
+            analysis = None
+
+    @staticmethod
+    def _sole(node):
+        dests = node.out_port(0).get_destinations()
+        return dests[0].node if len(dests) == 1 else None
+
+    @staticmethod
+    def _bias_ok(add, matmul) -> bool:
+        """The bias broadcasts along the last dim only, so adding it before or after the
+        un-flattening is the same."""
+        other = 1 if add.in_port(0).get_source().node == matmul else 0
+        shape = add.in_port(other).data.get_shape()
+        return shape is not None and all(d == 1 for d in shape[:-1])
+
+
+def _same(a, b) -> bool:
+    return a is b if isinstance(a, Sym) or isinstance(b, Sym) else a == b

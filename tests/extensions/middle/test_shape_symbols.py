@@ -52,3 +52,23 @@ def test_two_unknown_dims_keep_the_computation():
     b.Result(b.Reshape(x, target), name="out")
     FoldFixedShapeValues().find_and_replace_pattern(g)
     assert g.nodes_by_op("ShapeOf") and g.nodes_by_op("Reshape")[0].in_value(1) is None
+
+
+def test_flatten_around_matmul_goes(tmp_path):
+    from extensions.middle.shape_symbols import RemoveFlattenAroundMatMul
+    from tests.utils.runtime import run_ir
+    g, b = new_graph(data_form=True)
+    x = b.Parameter(shape=(-1, -1, 6), element_type="f32", name="x")
+    flat = b.Reshape(x, np.array([-1, 6], np.int64))
+    w = np.arange(24, dtype=np.float32).reshape(6, 4) / 10
+    y = b.Add(b.MatMul(flat, w), np.arange(4, dtype=np.float32))
+    target = b.Concat(_dims_of(b, x, [0, 1]), np.array([4], np.int64), axis=0)
+    b.Result(b.Reshape(y, target), name="y")
+    FoldFixedShapeValues().find_and_replace_pattern(g)
+    RemoveFlattenAroundMatMul().find_and_replace_pattern(g)
+    g.remove_dead_nodes(keep=[n.id for n in g.nodes_by_op("Parameter")])
+    g.lint()
+    assert not g.nodes_by_op("Reshape") and g.nodes_by_op("Add")[0].out_port(0).data.get_shape() == (-1, -1, 4)
+    xml, _ = emit_ir(g, str(tmp_path), "m", {})
+    v = np.random.default_rng(0).standard_normal((2, 3, 6)).astype(np.float32)
+    np.testing.assert_allclose(run_ir(xml, [v])[0], v @ w + np.arange(4), rtol=1e-5, atol=1e-5)
