@@ -8,11 +8,11 @@ import warnings
 import numpy as np
 import pytest
 import torch
+import transformers
 
 from mo import convert_model
 from tests.utils.runtime import run_ir
 
-transformers = pytest.importorskip("transformers")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -8,14 +8,13 @@ import os
 import subprocess
 import sys
 
+import keras
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from tests.utils.runtime import run_ir
 from tests.utils.tf_models import freeze, ir_op_types, write_pb
-
-tf = pytest.importorskip("tensorflow")
-keras = pytest.importorskip("keras")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APPS = keras.applications

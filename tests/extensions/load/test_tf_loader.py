@@ -7,11 +7,10 @@ import sys
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from tests.utils.runtime import assert_close, run_ir
 from tests.utils.tf_models import freeze, ir_op_types, random, specs_for, write_pb
-
-tf = pytest.importorskip("tensorflow")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 X = random((2, 4), seed=1)

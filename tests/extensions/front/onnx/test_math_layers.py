@@ -3,12 +3,10 @@ ONNX model run by onnxruntime, converted with mo, run by the OpenVINO runtime, o
 from __future__ import annotations
 
 import numpy as np
+import onnx
+import onnxruntime as ort
+import openvino  # noqa: F401  (needed by these tests)
 import pytest
-
-onnx = pytest.importorskip("onnx")
-ort = pytest.importorskip("onnxruntime")
-pytest.importorskip("openvino")
-
 from onnx import TensorProto, helper  # noqa: E402
 
 from mo import convert_model  # noqa: E402

@@ -4,12 +4,10 @@ onnxruntime, converted with mo, run by the OpenVINO runtime, outputs compared.""
 from __future__ import annotations
 
 import numpy as np
+import onnx
+import onnxruntime  # noqa: F401  (needed by these tests)
+import openvino  # noqa: F401  (needed by these tests)
 import pytest
-
-onnx = pytest.importorskip("onnx")
-pytest.importorskip("onnxruntime")
-pytest.importorskip("openvino")
-
 from onnx import helper  # noqa: E402
 
 from mo import convert_model  # noqa: E402

@@ -2,10 +2,9 @@
 writes at the iteration counter) and If -> If."""
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from tests.utils.tf_models import check_tf, ir_op_types, random
-
-tf = pytest.importorskip("tensorflow")
 
 
 def test_while_with_carried_values(tmp_path):

@@ -3,10 +3,10 @@ depth/space/batch rearrangements, in NHWC (and NCHW where it matters, checked ag
 op between Transposes since TensorFlow runs NCHW convolutions only on GPUs)."""
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from tests.utils.tf_models import check_tf, ir_op_types, random
 
-tf = pytest.importorskip("tensorflow")
 raw = tf.raw_ops
 
 X = random((1, 9, 10, 3), seed=1)

@@ -2,10 +2,10 @@
 BatchMatMul and Einsum."""
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from tests.utils.tf_models import check_tf, random
 
-tf = pytest.importorskip("tensorflow")
 raw = tf.raw_ops
 
 X = random((2, 3, 4), seed=1)

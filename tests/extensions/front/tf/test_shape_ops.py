@@ -1,10 +1,10 @@
 """Layer tests of the TensorFlow shape and data movement operations."""
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from tests.utils.tf_models import check_tf, random
 
-tf = pytest.importorskip("tensorflow")
 raw = tf.raw_ops
 
 X = random((2, 3, 4, 5), seed=1)
