@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.constant_folding import ConstantFolding
+from extensions.middle.scale_shift_fusions import MergeConstantAdds
 from mo.pipeline.transform import Transform
 
 # op -> (neutral value, input positions the constant may take)
@@ -17,7 +17,7 @@ class RemoveNeutralElementwise(Transform):
     phase = "middle"
 
     def run_after(self):
-        return [ConstantFolding]
+        return [MergeConstantAdds]   # a zero bias may only appear once constant Adds are merged
 
     def find_and_replace_pattern(self, graph) -> None:
         for op, (neutral, positions) in NEUTRAL.items():

@@ -1,6 +1,6 @@
-"""Clean-ups of what TensorFlow graphs leave after the layout step and the scale-shift fusions:
-zero padding before a convolution or pooling becomes the op's own padding, adding zero or
-multiplying by one disappears, and a Concat of a Concat along the same axis becomes one."""
+"""Clean-ups after the layout step and the scale-shift fusions: zero padding before a convolution
+or pooling becomes the op's own padding (TensorFlow's and transformers' explicit "same" padding),
+and a Concat of a Concat along the same axis becomes one."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +13,6 @@ from mo.pipeline.transform import Transform
 from mo.utils.shape import normalize_axis
 
 CONVOLUTIONS = ("Convolution", "GroupConvolution")
-NEUTRAL = {"Add": 0, "Subtract": 0, "Multiply": 1, "Divide": 1}
 
 
 def _pads(node) -> tuple[list[int], list[int]]:
@@ -46,13 +45,12 @@ def takes_zero_pads(reader, source, begin: np.ndarray) -> bool:
     return False
 
 
-class TfPadIntoConvolution(Transform):
+class PadIntoConvolution(Transform):
     """Pad (constant 0, spatial dims only) -> Convolution, AvgPool or MaxPool (see
     takes_zero_pads) with explicit or valid padding: the pads are added to the op's. A Transpose
     between the Pad and the op moves before the Pad first."""
 
     phase = "middle"
-    frameworks = ("tf",)
 
     def run_after(self):
         return [MergeConstantAdds]
@@ -105,36 +103,11 @@ class TfPadIntoConvolution(Transform):
         graph.remove_node(pad.id)
 
 
-class TfRemoveNeutralElementwise(Transform):
-    """x + 0, x - 0, x * 1, x / 1 -> x when the constant changes neither the shape nor the type
-    (a zero bias or an identity BatchNorm of an untrained model)."""
-
-    phase = "middle"
-    frameworks = ("tf",)
-
-    def run_after(self):
-        return [MergeConstantAdds]
-
-    def find_and_replace_pattern(self, graph) -> None:
-        for op, neutral in NEUTRAL.items():
-            for node in graph.nodes_by_op(op):
-                value = const_input(node, 1)
-                x = node.in_port(0).get_source()
-                if value is None or value.size == 0 or np.any(value != neutral):
-                    continue
-                if x.data.get_shape() != node.out_port(0).data.get_shape() or \
-                        x.data.get_dtype() != node.out_port(0).data.get_dtype():
-                    continue
-                node.out_port(0).get_connection().set_source(x)
-                graph.remove_node(node.id)
-
-
-class TfFlattenConcats(Transform):
+class FlattenConcats(Transform):
     """Concat(a, Concat(b, c), d) along one axis, the inner read by nothing else ->
     Concat(a, b, c, d)."""
 
     phase = "middle"
-    frameworks = ("tf",)
 
     def run_after(self):
         return [MergeConstantAdds]
