@@ -60,3 +60,26 @@ def test_source_layout_recorded_without_transpose(tmp_path):
 def test_option_errors(tmp_path, options, fragment):
     with pytest.raises(OptionError, match=fragment):
         _convert(tmp_path, **options)
+
+
+def test_scale_folds_into_the_first_convolution_and_padded_mean_stays(tmp_path):
+    paths = _convert(tmp_path, mean_values="[120,110,100]", scale_values="[50,60,70]")
+    types = [layer.get("type") for layer in ElementTree.parse(paths.xml).getroot().iter("layer")]
+    assert "Divide" not in types and "Multiply" not in types   # the scale is in the weights
+    assert "Subtract" in types                                   # the conv pads: the mean cannot move
+    assert_close(run_ir(paths.xml, [X]), run_onnxruntime(conv_relu_model(), [(X - MEAN) / SCALE]), rtol=1e-4)
+
+
+def test_mean_folds_into_an_unpadded_convolution(tmp_path):
+    from onnx import TensorProto, helper
+
+    from tests.utils.onnx_models import make_model
+    rng = np.random.default_rng(4)
+    model = make_model([helper.make_node("Conv", ["x", "w"], ["y"])], [("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                       [("y", TensorProto.FLOAT, None)], {"w": rng.standard_normal((4, 3, 3, 3)).astype(np.float32)})
+    paths = convert_model(input_model=model, output_dir=str(tmp_path), compress_to_fp16=False,
+                          mean_values="[120,110,100]", scale_values="[50,60,70]")
+    types = [layer.get("type") for layer in ElementTree.parse(paths.xml).getroot().iter("layer")]
+    assert "Subtract" not in types and "Divide" not in types and types.count("Add") == 1
+    x = X[:1]
+    assert_close(run_ir(paths.xml, [x]), run_onnxruntime(model, [(x - MEAN) / SCALE]), rtol=1e-4, atol=1e-4)
