@@ -87,3 +87,12 @@ def test_same_input_gives_byte_identical_ir(model_path, tmp_path):
 def test_unknown_option_is_an_error(model_path):
     with pytest.raises(OptionError, match="bogus"):
         convert_model(input_model=model_path, bogus=1)
+
+
+def test_output_by_node_name_and_port(model_path, tmp_path):
+    paths = convert_model(input_model=model_path, output_dir=str(tmp_path), output="conv:0", compress_to_fp16=False)
+    (c,) = run_ir(paths.xml, [X])
+    relu, _ = run_onnxruntime(model_path, [X])
+    np.testing.assert_allclose(np.maximum(c, 0), relu, rtol=1e-5, atol=1e-5)
+    with pytest.raises(OptionError, match="not a tensor"):
+        convert_model(input_model=model_path, output_dir=str(tmp_path / "bad"), output="nope:0")
