@@ -1,20 +1,20 @@
 """Duplicate constants: identical Const layers (same type, shape and bytes) become one."""
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 
 import numpy as np
 
 from extensions.back.cleanup import RemoveDeadNodes
 from extensions.back.compress_fp16 import CompressWeightsToFP16
+from mo.emit.bin_writer import fingerprint
 from mo.pipeline.transform import Transform
 
 
 class MergeDuplicateConstants(Transform):
     """Consumers of a Const whose content equals an earlier Const's are fed by the earlier one.
-    Only constants of the same type and shape are hashed, so large unique weights cost one pass
-    over the graph and no hashing."""
+    Constants of the same type and shape are compared by fingerprint first and in full only when
+    fingerprints match, so large unique weights are never read whole."""
 
     phase = "back"
 
@@ -34,12 +34,13 @@ class MergeDuplicateConstants(Transform):
         for members in groups.values():
             if len(members) < 2:
                 continue
-            first_of: dict[bytes, object] = {}
+            first_of: dict[bytes, list] = {}
             for const in sorted(members, key=lambda n: n["_seq"]):
                 data = np.ascontiguousarray(const.value)
-                key = hashlib.blake2b(memoryview(data).cast("B") if data.size else b"", digest_size=20).digest()
-                keeper = first_of.setdefault(key, const)
-                if keeper is const or not np.array_equal(keeper.value, const.value):
+                same = first_of.setdefault(fingerprint(data.reshape(-1).view(np.uint8) if data.size else b""), [])
+                keeper = next((k for k in same if np.array_equal(k.value, const.value)), None)
+                if keeper is None:
+                    same.append(const)
                     continue
                 port = const.out_port(0)
                 keeper.out_port(0).add_tensor_names(port.remove_tensor_names())

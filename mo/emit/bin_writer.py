@@ -1,7 +1,6 @@
 """Weights file writer: each distinct constant is written once, streamed to the file."""
 from __future__ import annotations
 
-import hashlib
 from typing import BinaryIO
 
 import numpy as np
@@ -36,24 +35,33 @@ def tensor_bytes(value: np.ndarray, element_type: str) -> memoryview | bytes:
     return memoryview(arr).cast("B") if arr.size else b""
 
 
+def fingerprint(data) -> bytes:
+    """A cheap key that tells most different tensors apart without reading them whole: the size
+    and the first and last 256 bytes."""
+    view = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
+    return len(view).to_bytes(8, "little") + bytes(view[:256]) + bytes(view[-256:])
+
+
 class BinWriter:
     """Appends tensors to a weights stream and returns their (offset, size); a tensor whose
-    bytes were written before is not written again."""
+    bytes were written before is not written again. Tensors are compared by a cheap fingerprint
+    first, and in full only when fingerprints match, so unique weights are never hashed."""
 
     def __init__(self, stream: BinaryIO):
         self.stream = stream
         self.offset = 0
-        self._seen: dict[tuple[str, bytes], tuple[int, int]] = {}
+        self._seen: dict[tuple[str, bytes], list[tuple[object, tuple[int, int]]]] = {}
 
     def add(self, value: np.ndarray, element_type: str) -> tuple[int, int]:
         data = tensor_bytes(value, element_type)
         size = len(data) if isinstance(data, bytes) else data.nbytes
-        key = (element_type, hashlib.blake2b(data, digest_size=20).digest() + size.to_bytes(8, "little"))
-        found = self._seen.get(key)
-        if found is not None:
-            return found
+        key = (element_type, fingerprint(data))
+        candidates = self._seen.setdefault(key, [])
+        for earlier, location in candidates:
+            if earlier == data:   # memoryview / bytes equality compares the contents
+                return location
         location = (self.offset, size)
         self.stream.write(data)
         self.offset += size
-        self._seen[key] = location
+        candidates.append((data, location))
         return location
