@@ -7,8 +7,14 @@ import numpy as np
 
 from extensions.back.cleanup import RemoveDeadNodes
 from extensions.back.compress_fp16 import CompressWeightsToFP16
-from mo.emit.bin_writer import fingerprint
 from mo.pipeline.transform import Transform
+
+
+def _fingerprint(value: np.ndarray) -> bytes:
+    """Size and the first and last 64 elements: tells most different constants apart without
+    reading (or copying, for strided views) them whole."""
+    flat = value.flat
+    return value.size.to_bytes(8, "little") + flat[:64].tobytes() + flat[-64:].tobytes()
 
 
 class MergeDuplicateConstants(Transform):
@@ -36,8 +42,7 @@ class MergeDuplicateConstants(Transform):
                 continue
             first_of: dict[bytes, list] = {}
             for const in sorted(members, key=lambda n: n["_seq"]):
-                data = np.ascontiguousarray(const.value)
-                same = first_of.setdefault(fingerprint(data.reshape(-1).view(np.uint8) if data.size else b""), [])
+                same = first_of.setdefault(_fingerprint(const.value), [])
                 keeper = next((k for k in same if np.array_equal(k.value, const.value)), None)
                 if keeper is None:
                     same.append(const)

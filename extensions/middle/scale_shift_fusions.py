@@ -79,13 +79,18 @@ def _weights(node: Node):
 
 
 def _scaled_weights(node: Node, weights: Node, w_axis, factor: np.ndarray) -> np.ndarray:
-    w = weights.value.astype(np.float64)
+    """Weights times the per-output-channel factor, computed in the weights' own type (one
+    rounding, as the runtime would do; no float64 copy of large weights)."""
+    w = weights.value
+    factor = factor.astype(w.dtype)
     if node.op == "GroupConvolution":   # [G, C_out/G, C_in/G, k...]
         g, per = w.shape[0], w.shape[1]
-        return w * factor.reshape((g, per) + (1,) * (w.ndim - 2))
-    shape = [1] * w.ndim
-    shape[w_axis] = -1
-    return w * factor.reshape(shape)
+        shape = (g, per) + (1,) * (w.ndim - 2)
+    else:
+        shape = [1] * w.ndim
+        shape[w_axis] = -1
+    # C order: weights that were a transposed view come out ready to be written
+    return np.multiply(w, factor.reshape(shape), order="C")
 
 
 class FuseMultiplyIntoWeights(Transform):

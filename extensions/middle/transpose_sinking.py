@@ -19,6 +19,8 @@ per-channel constants.
 """
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 
 from extensions.middle.constant_folding import ConstantFolding
@@ -180,11 +182,29 @@ class TransposeSinking(LayoutStep):
         return [ConstantFolding]
 
     def find_and_replace_pattern(self, graph) -> None:
+        # A work list follows each Transpose (and the ones its steps create) forward; a full
+        # pass then catches Transposes that waited for a sibling. Rounds of full passes alone
+        # would cost one topological sort per op a Transpose travels through.
         for _ in range(MAX_ROUNDS):
+            pending = deque(n.id for n in graph.topological_ops() if n.op == "Transpose")
+            queued = set(pending)
             changed = False
-            for t in [n for n in graph.topological_ops() if n.op == "Transpose"]:
-                if t.id in graph:
-                    changed |= sink(t)
+            steps = MAX_ROUNDS * (len(pending) + 1)
+            while pending and steps > 0:
+                steps -= 1
+                tid = pending.popleft()
+                queued.discard(tid)
+                if tid not in graph or graph._node[tid].get("op") != "Transpose":
+                    continue
+                known = set(graph._by_op.get("Transpose", ()))
+                if not sink(graph.node(tid)):
+                    continue
+                changed = True
+                follow = sorted(set(graph._by_op.get("Transpose", ())) - known, key=lambda n: graph._node[n]["_seq"])
+                for nid in follow + ([tid] if tid in graph else []):
+                    if nid not in queued:
+                        pending.append(nid)
+                        queued.add(nid)
             if not changed:
                 break
         merge_duplicates(graph)
