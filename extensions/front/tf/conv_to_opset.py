@@ -90,8 +90,7 @@ class TfResizeToInterpolate(TfLowering):
         if node.align_corners and node.half_pixel_centers:
             raise ConversionError(f"Resize '{node.name}' sets both align_corners and half_pixel_centers.")
         if node.mode == "cubic" and node.half_pixel_centers:
-            raise ConversionError(f"ResizeBicubic '{node.name}' with half_pixel_centers ignores the samples outside "
-                                  f"the image and renormalises the weights, which Interpolate cannot do.")
+            return [self._keys_bicubic(graph, node)]
         key = (node.align_corners, node.half_pixel_centers)
         attrs = {"shape_calculation_mode": "sizes", "antialias": False, "pads_begin": [0, 0, 0, 0],
                  "pads_end": [0, 0, 0, 0]}
@@ -109,3 +108,15 @@ class TfResizeToInterpolate(TfLowering):
                           name=node.name, **attrs)
         return [y]
 
+    @staticmethod
+    def _keys_bicubic(graph, node):
+        """ResizeBicubic with half-pixel centers: Keys' kernel (A = -0.5) on half-pixel
+        coordinates, with the samples outside the image left out and the weights renormalised,
+        which Interpolate cannot express. It is exactly ONNX Resize's cubic exclude_outside form,
+        so it becomes that internal op, which the middle phase builds with its exact resampler."""
+        b = OpBuilder(graph, node.name)
+        sizes = b.Convert(node.in_port(1).get_source(), destination_type="i64")
+        return b.op("onnx::Resize", node.in_port(0).get_source(), None, None, sizes, name=node.name,
+                    mode="cubic", axes=[1, 2], antialias=False, cube_coeff=-0.5, exclude_outside=True,
+                    extrapolation_value=0.0, keep_aspect_ratio_policy="stretch", scales_port=2, sizes_port=3,
+                    coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_floor")

@@ -106,7 +106,7 @@ def test_fused_batch_norm(tmp_path):
 @pytest.mark.parametrize("method,flags", [
     ("bilinear", (False, False)), ("bilinear", (True, False)), ("bilinear", (False, True)),
     ("nearest", (False, False)), ("nearest", (True, False)), ("nearest", (False, True)),
-    ("bicubic", (False, False)), ("bicubic", (True, False))])
+    ("bicubic", (False, False)), ("bicubic", (True, False)), ("bicubic", (False, True))])
 def test_resize(tmp_path, method, flags):
     op = {"bilinear": raw.ResizeBilinear, "nearest": raw.ResizeNearestNeighbor, "bicubic": raw.ResizeBicubic}[method]
     # TensorFlow's bicubic weights come from a 1024-entry table: 2e-3 apart from the exact kernel
@@ -114,12 +114,6 @@ def test_resize(tmp_path, method, flags):
     for size in ((15, 7), (4, 21)):
         check_tf(tmp_path / f"{size[0]}", lambda x: op(images=x, size=size, align_corners=flags[0],
                                                        half_pixel_centers=flags[1]), [X], atol=tol)
-
-
-def test_resize_bicubic_half_pixel_is_refused(tmp_path):
-    from mo.errors import ConversionError
-    with pytest.raises(ConversionError, match="renormalises"):
-        check_tf(tmp_path, lambda x: raw.ResizeBicubic(images=x, size=(5, 5), half_pixel_centers=True), [X])
 
 
 @pytest.mark.parametrize("op", ["DepthToSpace", "SpaceToDepth"])
