@@ -12,6 +12,13 @@ class PoolBase(Op):
                 "rounding_type": "floor", "auto_pad": "explicit", "dilations": None}
 
     @classmethod
+    def node_attrs(cls, attrs):
+        result = super().node_attrs(attrs)
+        if result.get("dilations") is None and result.get("kernel") is not None:
+            result["dilations"] = [1] * len(result["kernel"])
+        return result
+
+    @classmethod
     def ir_data(cls, node):
         return fill_window_defaults(node, {k: node.get(k) for k in cls.ir_attrs}, len(node.kernel))
 
@@ -48,13 +55,6 @@ class MaxPool(PoolBase):
     num_outputs = 2
 
     @classmethod
-    def node_attrs(cls, attrs):
-        result = super().node_attrs(attrs)
-        if result.get("dilations") is None and result.get("kernel") is not None:
-            result["dilations"] = [1] * len(result["kernel"])
-        return result
-
-    @classmethod
     def type_infer(cls, node):
         node.out_port(0).data.set_dtype(node.in_dtype(0))
         node.out_port(1).data.set_dtype(node.index_element_type)
@@ -71,13 +71,6 @@ class AvgPool(PoolBase):
     defaults = {**PoolBase.defaults, "exclude-pad": True}
     ir_attrs = ("kernel", "strides", "pads_begin", "pads_end", "exclude-pad", "auto_pad", "rounding_type",
                 "dilations")
-
-    @classmethod
-    def node_attrs(cls, attrs):
-        result = super().node_attrs(attrs)
-        if result.get("dilations") is None and result.get("kernel") is not None:
-            result["dilations"] = [1] * len(result["kernel"])
-        return result
 
     @classmethod
     def infer_shapes(cls, node):
