@@ -78,8 +78,9 @@ def apply_cut(graph, opts) -> None:
         else:
             target = find_tensor(graph, spec.name)
             if target is None:
+                names = ", ".join(p.name for p in params_by_order) or "none"
                 raise OptionError(f"--input names '{spec.name}', which is not an input, tensor or node "
-                                  f"of the model.")
+                                  f"of the model (its inputs: {names}).")
         producer = target.node
         if spec.value is not None:
             const = registry.op("Const").create(graph, (), name=spec.name, value=spec.value,
