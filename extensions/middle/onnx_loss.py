@@ -30,7 +30,7 @@ class LossToOpset(MiddleReplaceOp):
         x = node.in_port(0).get_source()
         target = node.in_port(1).get_source()
         rank = input_rank(node)
-        log_prob = b.LogSoftmax(x, axis=1) if node.kind == "SCE" else x
+        log_prob = b.LogSoftmax(x, axis=1) if node.variant == "SCE" else x
         zero = typed_const(b, 0, x.data.get_dtype())
         classes = b.Range(np.int64(0), axis_length(b, x, 1), np.int64(1), output_type=target.data.get_dtype())
         classes = along_axis1(b, classes, rank)                                      # [C, 1, ...]
@@ -51,4 +51,4 @@ class LossToOpset(MiddleReplaceOp):
             if node.reduction == "mean":
                 loss = b.Divide(loss, b.ReduceSum(w, all_axes(b, w), keep_dims=False))
         loss.node["name"] = node.name
-        return [loss, log_prob if node.kind == "SCE" else None]
+        return [loss, log_prob if node.variant == "SCE" else None]

@@ -49,6 +49,6 @@ class OnnxSoftmaxToOpset(MiddleReplaceOp):
 
     @staticmethod
     def along(b: OpBuilder, node, x, axis: int, name: str):
-        if node.kind == "Hardmax":
+        if node.variant == "Hardmax":
             return hardmax(b, x, axis, name)
-        return b.op(node.kind, x, axis=axis, name=name)
+        return b.op(node.variant, x, axis=axis, name=name)

@@ -39,21 +39,21 @@ class OnnxDet(Op):
 
 
 class OnnxElementwise(FrontOnlyOp):
-    """An ONNX elementwise operator (``kind`` is its op type, its float attributes are node
+    """An ONNX elementwise operator (``variant`` is its op type, its float attributes are node
     attributes) that is lowered to a few opset ops: ``extensions/front/onnx/elementwise_to_opset.py``."""
 
     op = "onnx::Elementwise"
 
 
 class OnnxLoss(Op):
-    """ONNX NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (``kind`` "NLL" / "SCE"):
+    """ONNX NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (``variant`` "NLL" / "SCE"):
     (input [N, C, d...], target [N, d...], optional weight [C]); ``reduction`` none/sum/mean,
     ``ignore_index`` (None: none). SCE has the log-probabilities as optional output 1.
     Lowered in the middle phase (``extensions/middle/onnx_loss.py``)."""
 
     op = "onnx::Loss"
     type = None
-    defaults = {"kind": "NLL", "reduction": "mean", "ignore_index": None}
+    defaults = {"variant": "NLL", "reduction": "mean", "ignore_index": None}
 
     @classmethod
     def infer_shapes(cls, node):
@@ -62,7 +62,7 @@ class OnnxLoss(Op):
 
     @classmethod
     def evaluate(cls, node, x, target, weight=None):
-        log_prob = log_softmax(x, 1) if node.kind == "SCE" else x
+        log_prob = log_softmax(x, 1) if node.variant == "SCE" else x
         along_classes = (-1,) + (1,) * (x.ndim - 2)
         picks = np.expand_dims(target, 1) == np.arange(x.shape[1]).reshape(along_classes)
         if weight is None:

@@ -58,21 +58,21 @@ _KINDS = {"Softmax": softmax, "LogSoftmax": log_softmax}
 
 
 class OnnxSoftmax(Op):
-    """ONNX Softmax/LogSoftmax/Hardmax (``kind``) along ``axis``; with ``flatten`` (opsets before
+    """ONNX Softmax/LogSoftmax/Hardmax (``variant``) along ``axis``; with ``flatten`` (opsets before
     13) the input is seen as 2-D [prod(dims[:axis]), prod(dims[axis:])]. Lowered in the middle phase
     (``extensions/middle/onnx_softmax.py``)."""
 
     op = "onnx::Softmax"
     type = None
-    defaults = {"kind": "Softmax", "axis": -1, "flatten": False}
+    defaults = {"variant": "Softmax", "axis": -1, "flatten": False}
 
     @classmethod
     def evaluate(cls, node, x):
         axis = normalize_axis(node.axis, x.ndim)
         if node.flatten:
             flat = x.reshape(int(np.prod(x.shape[:axis])), -1)
-            return cls._compute(node.kind, flat, 1).reshape(x.shape)
-        return cls._compute(node.kind, x, axis)
+            return cls._compute(node.variant, flat, 1).reshape(x.shape)
+        return cls._compute(node.variant, x, axis)
 
     @staticmethod
     def _compute(kind, x, axis):

@@ -50,6 +50,8 @@ class Op:
     # ------------------------------------------------------------------ creation
     @classmethod
     def node_attrs(cls, attrs: dict) -> dict:
+        if attrs.get("kind", "op") != "op" or cls.defaults.get("kind", "op") != "op":
+            raise ValueError(f"op {cls.op} may not set 'kind': it is the node's own field (op or data)")
         base = {"kind": "op", "op": cls.op, "type": cls.type, "version": cls.version}
         base.update({k: (list(v) if isinstance(v, list) else v) for k, v in cls.defaults.items()})
         base.update(attrs)

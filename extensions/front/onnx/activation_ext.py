@@ -24,7 +24,7 @@ class LoweredElementwiseExtractor(OnnxExtractor):
 
     @classmethod
     def extract(cls, node):
-        attrs = {"kind": node.fw_op}
+        attrs = {"variant": node.fw_op}
         for name, default in LOWERED[f"{node.domain}::{node.fw_op}" if node.domain else node.fw_op].items():
             value = cls.attr(node, name, default)
             attrs[name] = None if value is None else float(value)

@@ -84,9 +84,9 @@ class ElementwiseToOpset(ReplaceOp):
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)
-        if node.kind in _VARIADIC:
+        if node.variant in _VARIADIC:
             return [self.variadic(b, node)]
-        result = LOWERINGS[node.kind](b, node.in_port(0).get_source(), node)
+        result = LOWERINGS[node.variant](b, node.in_port(0).get_source(), node)
         result.node["name"] = node.name
         return [result]
 
@@ -96,8 +96,8 @@ class ElementwiseToOpset(ReplaceOp):
         inputs = [node.in_port(i).get_source() for i in sorted(node.in_ports())]
         result = inputs[0]
         for other in inputs[1:]:
-            result = b.op(_VARIADIC[node.kind], result, other)
-        if node.kind == "Mean" and len(inputs) > 1:
+            result = b.op(_VARIADIC[node.variant], result, other)
+        if node.variant == "Mean" and len(inputs) > 1:
             result = b.Divide(result, scalar_like(b, float(len(inputs)), inputs[0]))
         if len(inputs) == 1:
             result = b.Identity(result)

@@ -12,6 +12,6 @@ class LossExtractor(OnnxExtractor):
     def extract(cls, node):
         ignore = cls.attr(node, "ignore_index")
         OnnxLoss.update_node(node, {
-            "kind": "NLL" if node.fw_op == "NegativeLogLikelihoodLoss" else "SCE",
+            "variant": "NLL" if node.fw_op == "NegativeLogLikelihoodLoss" else "SCE",
             "reduction": cls.attr(node, "reduction", "mean"),
             "ignore_index": None if ignore is None else int(ignore)})

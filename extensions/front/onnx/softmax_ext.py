@@ -21,4 +21,4 @@ class SoftmaxExtractor(OnnxExtractor):
         if not flatten and node.fw_op in _OPSET:
             _OPSET[node.fw_op].update_node(node, {"axis": axis})
         else:
-            OnnxSoftmax.update_node(node, {"kind": node.fw_op, "axis": axis, "flatten": flatten})
+            OnnxSoftmax.update_node(node, {"variant": node.fw_op, "axis": axis, "flatten": flatten})

@@ -59,8 +59,8 @@ def test_det_by_leibniz():
                                                   ("Softmax", True, 1), ("LogSoftmax", False, 0)])
 def test_softmax_family(kind, flatten, axis):
     x = np.array([[[1, 5], [5, 0]], [[2, 2], [0, 1]]], np.float32)
-    expected = infer_op("onnx::Softmax", x, kind=kind, axis=axis, flatten=flatten)[0].data.get_value()
-    value, ops = lowered(OnnxSoftmaxToOpset, "onnx::Softmax", x, kind=kind, axis=axis, flatten=flatten)
+    expected = infer_op("onnx::Softmax", x, variant=kind, axis=axis, flatten=flatten)[0].data.get_value()
+    value, ops = lowered(OnnxSoftmaxToOpset, "onnx::Softmax", x, variant=kind, axis=axis, flatten=flatten)
     np.testing.assert_allclose(value, expected, rtol=1e-6)
     assert "onnx::Softmax" not in ops
 
@@ -84,7 +84,7 @@ def test_nll_loss_with_weight_and_ignore_index(reduction):
     log_prob = np.log(np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.7, 0.2, 0.1]], np.float32))
     target = np.array([2, 0, 1], np.int64)
     weight = np.array([1.0, 2.0, 3.0], np.float32)
-    value, _ = lowered(LossToOpset, "onnx::Loss", log_prob, target, weight, kind="NLL", reduction=reduction,
+    value, _ = lowered(LossToOpset, "onnx::Loss", log_prob, target, weight, variant="NLL", reduction=reduction,
                        ignore_index=0)
     w = np.array([3.0, 0.0, 2.0])
     losses = -log_prob[np.arange(3), target] * w
@@ -115,8 +115,8 @@ def test_drop_reduced_dims_targets_the_kept_dims_in_order():
 def test_sce_loss_value_matches_its_lowering():
     scores = np.random.default_rng(2).normal(size=(3, 4, 2)).astype(np.float32)
     labels = np.array([[0, 3], [1, -1], [2, 2]], np.int64)
-    expected = infer_op("onnx::Loss", scores, labels, kind="SCE", reduction="mean", ignore_index=-1)[0]
-    value, _ = lowered(LossToOpset, "onnx::Loss", scores, labels, kind="SCE", reduction="mean", ignore_index=-1)
+    expected = infer_op("onnx::Loss", scores, labels, variant="SCE", reduction="mean", ignore_index=-1)[0]
+    value, _ = lowered(LossToOpset, "onnx::Loss", scores, labels, variant="SCE", reduction="mean", ignore_index=-1)
     np.testing.assert_allclose(value, expected.data.get_value(), rtol=1e-6)
 
 

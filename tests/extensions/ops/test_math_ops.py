@@ -5,10 +5,10 @@ from tests.utils.graphs import infer_op
 
 
 def test_loss_shapes_per_reduction():
-    out, log_prob = infer_op("onnx::Loss", ((2, 5, 3), "f32"), ((2, 3), "i64"), kind="SCE", reduction="none",
+    out, log_prob = infer_op("onnx::Loss", ((2, 5, 3), "f32"), ((2, 3), "i64"), variant="SCE", reduction="none",
                              num_outputs=2)
     assert out.data.get_shape() == (2, 3) and log_prob.data.get_shape() == (2, 5, 3)
-    (out,) = infer_op("onnx::Loss", ((2, 5), "f32"), ((2,), "i64"), kind="NLL", reduction="mean")
+    (out,) = infer_op("onnx::Loss", ((2, 5), "f32"), ((2,), "i64"), variant="NLL", reduction="mean")
     assert out.data.get_shape() == () and out.data.get_dtype() == "f32"
 
 

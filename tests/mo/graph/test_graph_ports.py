@@ -96,3 +96,9 @@ def test_const_builder_types():
     assert b.const(3).data.get_dtype() == "i64"
     assert b.const(1.5).data.get_dtype() == "f32"
     assert b.const(np.array([True])).data.get_dtype() == "boolean"
+
+
+def test_an_op_cannot_overwrite_the_node_kind():
+    g, b = new_graph()
+    with pytest.raises(ValueError, match="kind"):
+        b.node("ReLU", kind="Softmax")
