@@ -45,23 +45,26 @@ def fingerprint(data) -> bytes:
 class BinWriter:
     """Appends tensors to a weights stream and returns their (offset, size); a tensor whose
     bytes were written before is not written again. Tensors are compared by a cheap fingerprint
-    first, and in full only when fingerprints match, so unique weights are never hashed."""
+    first, and in full only when fingerprints match, so unique weights are never hashed. Only
+    the graph's own arrays are remembered, not the bytes written (a strided array's contiguous
+    copy is dropped once written)."""
 
     def __init__(self, stream: BinaryIO):
         self.stream = stream
         self.offset = 0
-        self._seen: dict[tuple[str, bytes], list[tuple[object, tuple[int, int]]]] = {}
+        self._seen: dict[tuple[str, bytes], list[tuple[np.ndarray, tuple[int, int]]]] = {}
 
     def add(self, value: np.ndarray, element_type: str) -> tuple[int, int]:
+        value = np.asarray(value)
         data = tensor_bytes(value, element_type)
         size = len(data) if isinstance(data, bytes) else data.nbytes
-        key = (element_type, fingerprint(data))
-        candidates = self._seen.setdefault(key, [])
+        candidates = self._seen.setdefault((element_type, fingerprint(data)), [])
         for earlier, location in candidates:
-            if earlier == data:   # memoryview / bytes equality compares the contents
+            if earlier.dtype == value.dtype and earlier.size == value.size and \
+                    np.array_equal(earlier.reshape(-1), value.reshape(-1)):
                 return location
         location = (self.offset, size)
         self.stream.write(data)
         self.offset += size
-        candidates.append((data, location))
+        candidates.append((value, location))
         return location
