@@ -421,7 +421,8 @@ class RemoveFlattenAroundMatMul(Transform):
                 tail, nxt = nxt, self._sole(nxt)
             if nxt is None or nxt.op != "Reshape":
                 continue
-            analysis = analysis or ShapeSymbolAnalysis(graph).run()
+            if analysis is None:   # one analysis for the whole pass: a rewrite keeps every other dim
+                analysis = ShapeSymbolAnalysis(graph).run()
             x_dims = analysis.dims.get(graph.output_data(x.node.id, x.idx))
             flat_out = analysis.dims.get(graph.output_data(flatten.id, 0))
             final = analysis.dims.get(graph.output_data(nxt.id, 0))
@@ -436,9 +437,9 @@ class RemoveFlattenAroundMatMul(Transform):
             nxt.out_port(0).get_connection().set_source(tail.out_port(0))
             graph.remove_node(nxt.id)
             graph.remove_node(flatten.id)
-            for node in dict.fromkeys((matmul, tail)):   # shapes change: infer the two again
-                infer_node(node)
-            analysis = None
+            for node in dict.fromkeys((matmul, tail)):   # shapes change: infer the two again and
+                infer_node(node)                         # give them the dims the removed Reshape had
+                analysis.dims[graph.output_data(node.id, 0)] = final
 
     @staticmethod
     def _sole(node):
