@@ -7,7 +7,7 @@ import pytest
 from extensions.middle import activation_fusions as fusions
 from mo.emit.ir import emit_ir
 from tests.utils.graphs import new_graph
-from tests.utils.runtime import run_ir
+from tests.utils.runtime import assert_close, run_ir
 
 X = np.linspace(-6, 6, 48, dtype=np.float32).reshape(2, 24)
 
@@ -75,7 +75,7 @@ def test_fusion(build, passes, fused_op, reference, tmp_path):
     ops = sorted(n.op for n in g.op_nodes() if n.op not in ("Parameter", "Result", "Const"))
     assert ops == [fused_op]
     xml, _ = emit_ir(g, str(tmp_path), "m", {})
-    np.testing.assert_allclose(run_ir(xml, [X])[0], reference(X.astype(np.float64)), rtol=1e-3, atol=1e-4)
+    assert_close(run_ir(xml, [X]), [reference(X.astype(np.float64))], rtol=1e-3, atol=1e-4, check_dtype=False)
 
 
 def test_no_fusion_when_inner_value_is_used_elsewhere():

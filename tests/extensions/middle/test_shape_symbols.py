@@ -5,7 +5,7 @@ import numpy as np
 from extensions.middle.shape_symbols import FoldFixedShapeValues, ShapeSymbolAnalysis, Sym
 from mo.emit.ir import emit_ir
 from tests.utils.graphs import new_graph
-from tests.utils.runtime import core
+from tests.utils.runtime import assert_close, core, run_ir
 
 
 def _dims_of(b, x, indices):
@@ -56,7 +56,6 @@ def test_two_unknown_dims_keep_the_computation():
 
 def test_flatten_around_matmul_goes(tmp_path):
     from extensions.middle.shape_symbols import RemoveFlattenAroundMatMul
-    from tests.utils.runtime import run_ir
     g, b = new_graph(data_form=True)
     x = b.Parameter(shape=(-1, -1, 6), element_type="f32", name="x")
     flat = b.Reshape(x, np.array([-1, 6], np.int64))
@@ -71,4 +70,4 @@ def test_flatten_around_matmul_goes(tmp_path):
     assert not g.nodes_by_op("Reshape") and g.nodes_by_op("Add")[0].out_port(0).data.get_shape() == (-1, -1, 4)
     xml, _ = emit_ir(g, str(tmp_path), "m", {})
     v = np.random.default_rng(0).standard_normal((2, 3, 6)).astype(np.float32)
-    np.testing.assert_allclose(run_ir(xml, [v])[0], v @ w + np.arange(4), rtol=1e-5, atol=1e-5)
+    assert_close(run_ir(xml, [v]), [v @ w + np.arange(4)], rtol=1e-5, atol=1e-5, check_dtype=False)
