@@ -17,14 +17,13 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
-from convert_resnet50_onnx import print_comparison  # noqa: E402
+from convert_resnet50_onnx import build_in_child, print_comparison  # noqa: E402
 
 SEQUENCE = 128
 INPUT = f"input_ids[1,{SEQUENCE}]{{i64}},attention_mask[1,{SEQUENCE}]{{i64}}"
@@ -67,8 +66,7 @@ def main() -> None:
         return
     os.makedirs(args.workdir, exist_ok=True)
     model = os.path.join(args.workdir, "bert_base.pt")
-    weights = int(subprocess.run([sys.executable, __file__, "--build-only", model], check=True,
-                                 capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    weights = int(build_in_child(__file__, model))
     print(f"model: {model} ({os.path.getsize(model) / 2**20:.0f} MiB file, {weights / 2**20:.0f} MiB weights)")
     out = tempfile.mkdtemp(prefix="mo_bench_")
     converters = {

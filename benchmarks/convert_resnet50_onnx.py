@@ -80,6 +80,15 @@ def build_resnet50(path: str) -> int:
     return sum(int(np.prod(t.dims)) * 4 for t in inits)
 
 
+def build_in_child(script: str, target: str) -> str:
+    """Run ``script --build-only target`` in a child process and return the last line it prints.
+    The model is built there so the benchmark process stays small and the converters it starts
+    (whose peak memory is measured) do not inherit a large address space."""
+    out = subprocess.run([sys.executable, script, "--build-only", target], check=True, capture_output=True,
+                         text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
 def run_measured(cmd: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS MiB) of one child process."""
     start = time.perf_counter()
@@ -121,10 +130,7 @@ def main() -> None:
         return
     os.makedirs(args.workdir, exist_ok=True)
     model = os.path.join(args.workdir, "resnet50.onnx")
-    # built in a child process: this process stays small, so the children it starts (whose peak
-    # memory is measured) do not inherit a large address space
-    weights = int(subprocess.run([sys.executable, __file__, "--build-only", model], check=True,
-                                 capture_output=True, text=True).stdout.strip())
+    weights = int(build_in_child(__file__, model))
     print(f"model: {model} ({os.path.getsize(model) / 2**20:.0f} MiB file, {weights / 2**20:.0f} MiB weights)")
     out = tempfile.mkdtemp(prefix="mo_bench_")
     converters = {"mo": [sys.executable, os.path.join(ROOT, "mo.py"), "--input_model", model,

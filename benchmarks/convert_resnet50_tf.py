@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from benchmarks.convert_resnet50_onnx import run_measured  # noqa: E402
+from benchmarks.convert_resnet50_onnx import build_in_child, run_measured  # noqa: E402
 
 
 def build_resnet50(folder: str) -> tuple[str, str]:
@@ -62,13 +61,10 @@ def main() -> None:
     parser.add_argument("--build-only", metavar="FOLDER", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.build_only:
-        print("\n".join(build_resnet50(args.build_only)))
+        print(" ".join(build_resnet50(args.build_only)))   # one line: build_in_child reads the last
         return
     os.makedirs(args.workdir, exist_ok=True)
-    # built in a child process: this process stays small, so the children it starts (whose peak
-    # memory is measured) do not inherit TensorFlow's address space
-    pb, saved = subprocess.run([sys.executable, __file__, "--build-only", args.workdir], check=True,
-                               capture_output=True, text=True).stdout.split()
+    pb, saved = build_in_child(__file__, args.workdir).split()
     print(f"model: {pb} ({os.path.getsize(pb) / 2**20:.0f} MiB) and SavedModel {saved}")
     out = tempfile.mkdtemp(prefix="mo_bench_tf_")
     mo = [sys.executable, os.path.join(ROOT, "mo.py"), "--compress_to_fp16=False"]
