@@ -246,7 +246,7 @@ class Graph(nx.MultiDiGraph):
                 alive.update(s for s in self.successors(n) if self._node[s].get("kind") == "data")
         dead = [n for n in self._node if n not in alive]
         self.remove_nodes_from(dead)
-        return len([n for n in dead])
+        return len(dead)
 
     def ops_iter(self) -> Iterator["Node"]:
         for n, d in list(self._node.items()):

@@ -33,14 +33,14 @@ class OnnxGraphBuilder:
         self.model_dir = model_dir
         self.expander = expander
 
-    def new_graph(self) -> Graph:
+    def new_graph(self, is_body: bool = False) -> Graph:
         graph = Graph()
         graph.graph.update(registry=self.registry, framework="onnx", opsets=self.opsets,
-                           model_dir=self.model_dir, outer_inputs={})
+                           model_dir=self.model_dir, outer_inputs={}, is_body=is_body)
         return graph
 
     def build(self, graph_proto, is_body: bool = False) -> Graph:
-        graph = self.new_graph()
+        graph = self.new_graph(is_body)
         tensors: dict[str, tuple[str, int]] = {}   # tensor name -> (node id, out port)
         const_op = self.registry.op("Const")
         param_op = self.registry.op("Parameter")
@@ -97,9 +97,8 @@ class OnnxGraphBuilder:
 
     def build_body(self, graph_proto) -> Graph:
         """A nested graph (If branch, Loop/Scan body)."""
+        # its own builder: the memory-mapped payloads belong to the main graph's initializers
         sub = OnnxGraphBuilder(self.registry, self.opsets, self.model_dir, self.expander)
-        saved = sub.new_graph
-        sub.new_graph = lambda: _mark_body(saved())
         return sub.build(graph_proto, is_body=True)
 
     def _add_node(self, graph, proto, tensors: dict, opset: int | None = None) -> None:
@@ -144,7 +143,3 @@ class OnnxGraphBuilder:
                 node.out_port(i).add_tensor_names([tensor])
                 tensors[tensor] = (node.id, i)
 
-
-def _mark_body(graph: Graph) -> Graph:
-    graph.graph["is_body"] = True
-    return graph
