@@ -11,7 +11,7 @@ import numpy as np
 
 from extensions.front.tf.layout import channels_last, spatial, window_attrs
 from extensions.ops.convolution import conv_output_dim
-from extensions.ops.tf_needed_rearrange import block_batch_shape
+from extensions.ops.space_batch import block_batch_shape
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, broadcast_shapes
