@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         values = {k: v for k, v in vars(args).items() if k != "version"}
+        if args.explain:
+            from mo.pipeline.explain import explain
+            print(explain(args.explain, Registry.build(values.get("extensions"))))
+            return 0
         if args.list_transforms:
             registry = Registry.build(values.get("extensions"))
             print("\n".join(transform_order(registry, args.framework or "onnx")))

@@ -1,10 +1,13 @@
 """Registry of loaders, extractors, ops and transforms, built anew for each conversion.
 
-Classes are found in the modules of the built-in ``extensions`` package and of each user
-``--extensions`` folder: every class *defined* in one of those modules that derives from
-``Loader``, ``Extractor``, ``Op`` or ``Transform`` and is not marked ``abstract = True`` is
-registered. User folders come after the built-in package, so a user class for an op type, a
-framework op or a transform name that the project already has replaces it.
+Classes and translators are found in the modules of the built-in ``extensions`` package and of
+each user ``--extensions`` folder: every class *defined* in one of those modules that derives
+from ``Loader``, ``Extractor``, ``Op`` or ``Transform`` and is not marked ``abstract = True``,
+and every function marked with ``@translator`` (``mo/front/translator.py``), is registered.
+User folders come after the built-in package, so a user class for an op type, a framework op or
+a transform name that the project already has replaces it, and a user translator replaces the
+built-in one. A framework op whose extractor comes from a later folder than its translator is
+not translated: the user's extractor decides what it becomes.
 
 Nothing is stored globally: two conversions in one process each build their own Registry (the
 imported modules are cached by Python, but the tables are per conversion).
@@ -19,12 +22,14 @@ import os
 import pkgutil
 import sys
 from types import ModuleType
+from typing import Callable
 
 import networkx as nx
 
 from mo.errors import ExtensionError
 from mo.front.extractor import Extractor
 from mo.front.loader import Loader
+from mo.front.translator import translator_keys
 from mo.ops.op import Op
 from mo.pipeline.transform import PHASES, Transform
 
@@ -69,11 +74,18 @@ def _user_modules(folder: str) -> list[ModuleType]:
     return modules
 
 
-def _classes(module: ModuleType) -> list[type]:
-    """Registrable classes defined in ``module``, in definition order."""
-    return [obj for obj in vars(module).values()
-            if inspect.isclass(obj) and obj.__module__ == module.__name__
-            and issubclass(obj, _BASES) and not obj.__dict__.get("abstract", False)]
+def _classes(module: ModuleType) -> list:
+    """Registrable classes and translator functions defined in ``module``, in definition order."""
+    found = []
+    for obj in vars(module).values():
+        if getattr(obj, "__module__", None) != module.__name__:
+            continue
+        if inspect.isclass(obj):
+            if issubclass(obj, _BASES) and not obj.__dict__.get("abstract", False):
+                found.append(obj)
+        elif inspect.isfunction(obj) and translator_keys(obj):
+            found.append(obj)
+    return found
 
 
 def is_user_class(cls) -> bool:
@@ -93,7 +105,7 @@ def class_origin(cls) -> str:
 _BUILTIN_CACHE: list[type] | None = None
 
 
-def builtin_classes() -> list[type]:
+def builtin_classes() -> list:
     """Anchors and the classes of the built-in extensions package, in discovery order (cached:
     classes only, no per-conversion state)."""
     global _BUILTIN_CACHE
@@ -103,22 +115,38 @@ def builtin_classes() -> list[type]:
     return list(_BUILTIN_CACHE)
 
 
-class Registry:
-    """Tables of one conversion: ops by name, extractors by (framework, op type), loaders by
-    framework, and transforms per phase in run order."""
+def op_key(op_type: str, domain: str = "") -> str:
+    """The registry key of a framework op type: ``domain::Type`` for an ONNX domain."""
+    return f"{domain}::{op_type}" if domain else op_type
 
-    def __init__(self, classes: list[type]):
+
+class Registry:
+    """Tables of one conversion: ops by name, extractors and translators by (framework, op
+    type), loaders by framework, and transforms per phase in run order.
+
+    ``classes`` are classes and translator functions; ``sources`` gives, for each, the index of
+    the place it comes from (0: built-in, then each user folder), default all 0."""
+
+    def __init__(self, classes: list, sources: list[int] | None = None):
         self.ops: dict[str, type[Op]] = {}
         self.extractors: dict[tuple[str, str], type[Extractor]] = {}
+        self.translators: dict[tuple[str, str], Callable] = {}
         self.loaders: dict[str, type[Loader]] = {}
         self._transforms: dict[str, type[Transform]] = {}
         self._order: dict[str, int] = {}
-        for cls in classes:
-            if issubclass(cls, Op):
+        self._source: dict[tuple, int] = {}
+        for cls, source in zip(classes, sources or [0] * len(classes)):
+            if not inspect.isclass(cls):
+                for framework, op_types in translator_keys(cls):
+                    for t in op_types:
+                        self.translators[(framework, t)] = cls
+                        self._source[("translator", framework, t)] = source
+            elif issubclass(cls, Op):
                 self.ops[cls.op] = cls
             elif issubclass(cls, Extractor):
                 for t in cls.op_types:
                     self.extractors[(cls.framework, t)] = cls
+                    self._source[("extractor", cls.framework, t)] = source
             elif issubclass(cls, Loader):
                 self.loaders[cls.framework] = cls
             elif issubclass(cls, Transform):
@@ -128,10 +156,13 @@ class Registry:
     @classmethod
     def build(cls, extension_dirs: list[str] | None = None) -> "Registry":
         classes = builtin_classes()
-        for folder in extension_dirs or []:
+        sources = [0] * len(classes)
+        for index, folder in enumerate(extension_dirs or [], start=1):
             for module in _user_modules(folder):
-                classes.extend(_classes(module))
-        return cls(classes)
+                found = _classes(module)
+                classes.extend(found)
+                sources.extend([index] * len(found))
+        return cls(classes, sources)
 
     def op(self, name: str) -> type[Op]:
         try:
@@ -140,12 +171,23 @@ class Registry:
             raise KeyError(f"no Op class is registered for op '{name}'") from None
 
     def extractor(self, framework: str, op_type: str, domain: str = "") -> type[Extractor] | None:
-        if domain:
-            found = self.extractors.get((framework, f"{domain}::{op_type}"))
-            if found is not None:
-                return found
+        return self.extractors.get((framework, op_key(op_type, domain)))
+
+    def translator(self, framework: str, op_type: str, domain: str = "") -> Callable | None:
+        """The translator of a framework op type, unless an extractor for it comes from a later
+        extensions folder than the translator (then that extractor decides)."""
+        key = op_key(op_type, domain)
+        fn = self.translators.get((framework, key))
+        if fn is None:
             return None
-        return self.extractors.get((framework, op_type))
+        if self._source.get(("extractor", framework, key), -1) > self._source[("translator", framework, key)]:
+            return None
+        return fn
+
+    def handles(self, framework: str, op_type: str, domain: str = "") -> bool:
+        """Whether an extractor or a translator is registered for the framework op type."""
+        return (self.extractor(framework, op_type, domain) is not None
+                or self.translator(framework, op_type, domain) is not None)
 
     def transforms(self, phase: str, framework: str | None = None) -> list[Transform]:
         """Enabled transforms of ``phase`` for ``framework`` in run order."""

@@ -45,7 +45,7 @@ class CompressWeightsToFP16(Transform):
         return [RemoveDeadNodes]
 
     def graph_condition(self, graph) -> bool:
-        return bool(getattr(graph.graph.get("options"), "compress_to_fp16", False))
+        return graph.options.compress_to_fp16
 
     def find_and_replace_pattern(self, graph) -> None:
         for const in graph.nodes_by_op("Const"):

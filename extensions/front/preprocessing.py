@@ -34,13 +34,13 @@ class ApplyLayoutAndPreprocessing(Transform):
     phase = "front"
 
     def graph_condition(self, graph) -> bool:
-        opts = graph.graph.get("options")
-        return opts is not None and not graph.graph.get("is_body") and bool(
+        opts = graph.options
+        return not graph.graph.get("is_body") and bool(
             opts.mean_values or opts.scale_values or opts.scale is not None or opts.reverse_input_channels
             or opts.layouts)
 
     def find_and_replace_pattern(self, graph) -> None:
-        opts = graph.graph["options"]
+        opts = graph.options
         params = sorted(graph.nodes_by_op("Parameter"), key=lambda n: n["_seq"])
         names = {p.name for p in params} | {ALL_INPUTS}
         for option, table in (("--mean_values", opts.mean_values), ("--scale_values", opts.scale_values),

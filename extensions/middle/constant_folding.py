@@ -15,8 +15,8 @@ class ConstantFolding(Transform):
     phase = "middle"
 
     def find_and_replace_pattern(self, graph) -> None:
-        static = bool(getattr(graph.graph.get("options"), "static_shape", False))
-        registry = graph.graph["registry"]
+        static = graph.options.static_shape
+        registry = graph.registry
         const_op = registry.op("Const")
         for node in graph.topological_ops():
             if node.op in _NEVER_FOLD or node.id not in graph or not node.op_class.foldable:

@@ -340,7 +340,7 @@ class FoldFixedShapeValues(Transform):
 
     def find_and_replace_pattern(self, graph) -> None:
         analysis = ShapeSymbolAnalysis(graph).run()
-        registry = graph.graph["registry"]
+        registry = graph.registry
         const_op = registry.op("Const")
         for node in graph.topological_ops():
             if node.id not in graph or node.op in ("Const", "Parameter", "Result") or node.get("bodies"):

@@ -25,7 +25,7 @@ from typing import Iterable
 from mo.graph.graph import Graph
 from mo.graph.node import Node
 from mo.ops.op import Op
-from mo.pipeline.infer import partial_infer
+from mo.pipeline.translate import translate_graph
 from mo.utils.shape import DYN
 
 SLICE_KEYS = ("axis", "start", "end", "stride", "part_size")
@@ -186,7 +186,7 @@ class If(SubGraphOp):
     def infer(cls, node: Node) -> None:
         for name, body in node.bodies.items():
             cls.bind_inputs(node, name)
-            partial_infer(body)
+            translate_graph(body)
         merged: dict[int, tuple] = {}
         for entry in cls.external_outputs(node):
             shape, dtype = cls.result_tensor(node, entry)
@@ -218,7 +218,7 @@ class TensorIterator(SubGraphOp):
         body = node.bodies["body"]
         cls.bind_inputs(node, "body")
         for _ in range(_MAX_BACK_EDGE_PASSES):
-            partial_infer(body)
+            translate_graph(body)
             if not relax_back_edges(node):
                 break
         count = cls.iterations(node)

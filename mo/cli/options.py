@@ -49,7 +49,6 @@ class ConversionOptions:
     input_checkpoint: str | None = None
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
-    registry: Any = None
 
 
 def str2bool(value: Any) -> bool:
@@ -126,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
+    p.add_argument("--explain", metavar="OP", help="Print where an op is handled and exit: its extractor, translator "
+                   "and the rewrites that match it, each with its file (onnx:Resize, tf:FusedBatchNormV3, "
+                   "pytorch:aten::layer_norm, or an op such as Interpolate).")
     p.add_argument("--report", action="store_true",
                    help="Print the time and the ops added and removed of each pass, the total time and peak memory.")
     p.add_argument("--version", action="version", version=f"mo {VERSION}")
@@ -142,7 +144,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
-    not_recorded = ("registry", "list_transforms", "report")
+    not_recorded = ("list_transforms", "report", "explain")
     given = {k: _describe(v) for k, v in values.items()
              if v is not None and not (isinstance(v, list) and not v) and k not in not_recorded}
     opts = ConversionOptions()

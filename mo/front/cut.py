@@ -44,7 +44,7 @@ def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
 
 def apply_cut(graph, opts) -> None:
     """Apply the input/output options of ``opts`` to ``graph``."""
-    registry = graph.graph["registry"]
+    registry = graph.registry
     cut = False
     if opts.outputs:
         ports = []

@@ -48,7 +48,7 @@ class OpBuilder:
         attrs = {"value": as_array(value)}
         if element_type is not None:
             attrs["element_type"] = element_type
-        return self.graph.graph["registry"].op("Const").create(
+        return self.graph.registry.op("Const").create(
             self.graph, (), name=self._name("Const", name), **attrs).out_port(0)
 
     def port(self, value: Any) -> Port | None:
@@ -61,7 +61,7 @@ class OpBuilder:
 
     def node(self, op_name: str, *inputs: Any, name: str | None = None, **attrs) -> Node:
         """Create an op node and return the node itself."""
-        op_class = self.graph.graph["registry"].op(op_name)
+        op_class = self.graph.registry.op(op_name)
         ports = [self.port(v) for v in inputs]
         return op_class.create(self.graph, ports, name=self._name(op_name, name), **attrs)
 

@@ -25,12 +25,35 @@ from mo.errors import GraphError
 class Graph(nx.MultiDiGraph):
     """Model graph with an index of op nodes by ``op`` type and form-aware edge primitives."""
 
-    def __init__(self, incoming_graph_data=None, **attr):
+    def __init__(self, incoming_graph_data=None, context=None, **attr):
         self._by_op: dict[str, set[str]] = defaultdict(set)
         self._names: dict[str, int] = {}
         self._seq = 0
         self.data_form = False
         super().__init__(incoming_graph_data, **attr)
+        if context is not None:
+            self.graph["context"] = context
+
+    # ----------------------------------------------------------------- conversion context
+    @property
+    def context(self):
+        """The ConversionContext (options, registry, framework) this graph belongs to."""
+        try:
+            return self.graph["context"]
+        except KeyError:
+            raise GraphError("graph has no conversion context (build it with Graph(context=...))") from None
+
+    @property
+    def registry(self):
+        return self.context.registry
+
+    @property
+    def options(self):
+        return self.context.options
+
+    @property
+    def framework(self) -> str:
+        return self.context.framework
 
     # ----------------------------------------------------------------- node index
     def add_node(self, node_for_adding, **attr):
@@ -229,6 +252,27 @@ class Graph(nx.MultiDiGraph):
                     raise GraphError(f"op index lists {n} under {op}")
         if not nx.is_directed_acyclic_graph(self):
             raise GraphError("graph has a cycle")
+
+    def lint_translated(self) -> None:
+        """The checks that hold once the translate step is done, on top of ``lint()``: every op
+        is registered, no framework op is left, every data node is typed, bodies are valid."""
+        registry = self.registry
+        for n, d in self._node.items():
+            if d.get("kind") == "op":
+                name = d.get("name", n)
+                if d.get("translate") is not None:
+                    raise GraphError(f"framework op {d.get('op')} '{name}' is left after translation")
+                if d.get("op") not in registry.ops:
+                    raise GraphError(f"node '{name}' has op {d.get('op')!r}, which no Op class registers")
+                if registry.ops[d["op"]].type is None:
+                    continue     # an internal op's bodies are consumed by the rewrite that replaces it
+                for body in (d.get("bodies") or {}).values():
+                    body.lint()
+                    body.lint_translated()
+            elif d.get("dtype") is None and self.in_degree(n):
+                producer = next(iter(self.predecessors(n)))
+                raise GraphError(f"output of '{self._node[producer].get('name', producer)}' "
+                                 f"({self._node[producer].get('op')}) has no element type")
 
     def remove_dead_nodes(self, keep: Iterable[str] = ()) -> int:
         """Remove op nodes whose outputs do not reach a Result (or a node in ``keep``)."""

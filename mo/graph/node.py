@@ -68,7 +68,7 @@ class Node:
     @property
     def op_class(self):
         """The Op class registered for this node's ``op`` in the graph's registry."""
-        return self.graph.graph["registry"].op(self.get("op"))
+        return self.graph.registry.op(self.get("op"))
 
     # ports --------------------------------------------------------------------
     def in_port(self, idx: int) -> Port:

@@ -1,4 +1,4 @@
-"""The conversion pipeline: load -> extract -> front -> partial inference -> middle -> back -> emit."""
+"""The conversion pipeline: load -> extract -> front -> translate -> middle -> back -> emit."""
 from __future__ import annotations
 
 import logging
@@ -9,8 +9,9 @@ from typing import NamedTuple
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, OptionError
 from mo.front.cut import apply_cut
+from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
-from mo.pipeline.infer import partial_infer
+from mo.pipeline.translate import translate_graph
 from mo.registry import Registry, class_origin, is_user_class
 
 log = logging.getLogger("mo")
@@ -64,11 +65,22 @@ def run_phase(graph, phase: str, framework: str, registry: Registry, report: lis
                     raise ExtensionError(
                         f"Extension transform {class_origin(type(transform))} failed: {type(e).__name__}: {e}") from e
                 raise
+            if g.context.lint:
+                lint_after(g, f"{phase} transform {transform.name()}")
         elapsed = (time.perf_counter() - started) * 1000
         if report is not None:
             after = _op_count(graph)[0]
             report.append((phase, transform.name(), elapsed, len(after - before), len(before - after)))
         log.debug("%s %s: %.1f ms", phase, transform.name(), elapsed)
+
+
+def lint_after(graph, step: str) -> None:
+    """Graph.lint(), naming the step that left the graph inconsistent (tests switch it on)."""
+    from mo.errors import GraphError
+    try:
+        graph.lint()
+    except GraphError as e:
+        raise GraphError(f"the graph is inconsistent after {step}: {e}") from e
 
 
 def transform_order(registry: Registry, framework: str | None) -> list[str]:
@@ -103,17 +115,15 @@ def convert(opts: ConversionOptions) -> IRPaths:
         return now
 
     registry = Registry.build(opts.extensions)
-    opts.registry = registry
     if isinstance(opts.input_model, str) and not os.path.exists(opts.input_model):
         raise InputModelError(f"Model file '{opts.input_model}' does not exist.")
     framework = opts.framework or guess_framework(opts.input_model, registry)
     if framework not in registry.loaders:
         raise OptionError(f"Framework '{framework}' is not supported; use one of "
                           f"{', '.join(sorted(registry.loaders))}.")
+    context = ConversionContext(opts, registry, framework)
     t = step("setup", "registry", started)
-    graph = registry.loaders[framework]().load(opts)
-    for g in all_graphs(graph):    # bodies too: transforms run on them and may read options
-        g.graph["options"] = opts
+    graph = registry.loaders[framework]().load(context)
     t = step("load", f"{framework} loader", t)
     apply_cut(graph, opts)
     extract(graph, framework)
@@ -122,8 +132,14 @@ def convert(opts: ConversionOptions) -> IRPaths:
     t = time.perf_counter()
     for g in all_graphs(graph):
         g.to_data_form()
-    partial_infer(graph)
-    t = step("infer", "partial inference", t)
+    translate_graph(graph)
+    if context.lint:
+        lint_after(graph, "translation")
+        graph.lint_translated()
+    if report is not None:
+        for key, (count, ms) in sorted(context.translations.items()):
+            report.append(("translate", f"{key} x{count}", ms, None, None))
+    t = step("translate", "translate step (total)", t)
     run_phase(graph, "middle", framework, registry, report)
     run_phase(graph, "back", framework, registry, report)
     t = time.perf_counter()

@@ -1,8 +1,9 @@
 """Partial inference: shapes, element types and constant values of every tensor.
 
-``partial_infer(graph)`` walks the op nodes once in topological order. ``infer_node(node)``
-infers one node; transforms that add nodes to a data-form graph get them inferred on creation
-(``Op.create``), so the graph is never re-inferred as a whole after a pass.
+``infer_node(node)`` infers one op node; the translate step (``mo/pipeline/translate.py``) calls
+it for every op in one topological walk, and transforms that add nodes to a data-form graph get
+them inferred on creation (``Op.create``), so the graph is never re-inferred as a whole after a
+pass.
 
 Values that depend on a ShapeOf are marked ``shape_derived``: they are used for shape inference
 but constant folding leaves the ops that compute them in the IR (unless --static_shape), so the
@@ -46,11 +47,3 @@ def infer_node(node: Node) -> None:
     if derived:
         for i in range(op_class.outputs_count(node)):
             graph._node[graph.output_data(node.id, i)]["shape_derived"] = True
-
-
-def partial_infer(graph) -> None:
-    """Infer every op node of a data-form graph in topological order."""
-    assert graph.data_form, "partial inference runs on a data-form graph"
-    for node in graph.topological_ops():
-        if node.id in graph:
-            infer_node(node)

@@ -163,6 +163,16 @@ class PatternRewrite(Transform):
     def replacement(self, b: OpBuilder, m: Match) -> Port:
         raise NotImplementedError
 
+    def matched_ops(self) -> set[str]:
+        patterns = self.pattern(PatternBuilder())
+        found, stack = set(self.ops), list(patterns) if isinstance(patterns, list) else [patterns]
+        while stack:
+            pn = stack.pop()
+            if pn.kind == "op":
+                found.add(pn.op)
+                stack.extend(pn.inputs)
+        return found
+
     def find_and_replace_pattern(self, graph) -> None:
         patterns = self.pattern(PatternBuilder())
         if isinstance(patterns, PatternNode):

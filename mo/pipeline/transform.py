@@ -22,6 +22,8 @@ class Transform:
     enabled: bool = True
     # None: every framework; otherwise the frameworks this transform applies to.
     frameworks: tuple[str, ...] | None = None
+    # The op types this transform looks for (``mo --explain`` lists it under them).
+    ops: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -45,6 +47,10 @@ class Transform:
     def name(cls) -> str:
         return cls.__name__
 
+    def matched_ops(self) -> set[str]:
+        """The op types this transform looks for."""
+        return set(self.ops)
+
 
 class ReplaceOp(Transform):
     """Replace every node whose ``op`` is ``self.op`` with what ``replace_op`` builds.
@@ -55,6 +61,9 @@ class ReplaceOp(Transform):
 
     abstract = True
     op: str = ""
+
+    def matched_ops(self) -> set[str]:
+        return {self.op} | set(self.ops)
 
     def find_and_replace_pattern(self, graph) -> None:
         for node in graph.nodes_by_op(self.op):

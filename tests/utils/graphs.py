@@ -13,8 +13,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from mo.cli.options import ConversionOptions
 from mo.graph.builder import OpBuilder
 from mo.graph.graph import Graph
+from mo.pipeline.context import ConversionContext
 from mo.registry import Registry
 
 
@@ -23,9 +25,10 @@ def registry() -> Registry:
     return Registry.build()
 
 
-def new_graph(data_form: bool = False, framework: str = "onnx") -> tuple[Graph, OpBuilder]:
-    graph = Graph()
-    graph.graph.update(registry=registry(), framework=framework, opsets={"": 21})
+def new_graph(data_form: bool = False, framework: str = "onnx", **options) -> tuple[Graph, OpBuilder]:
+    """A fresh graph in a conversion context with default options (or the ``options`` given)."""
+    graph = Graph(context=ConversionContext(ConversionOptions(**options), registry(), framework))
+    graph.graph["opsets"] = {"": 21}
     if data_form:
         graph.to_data_form()
     return graph, OpBuilder(graph)

@@ -12,6 +12,6 @@ def add_const_input(node: Node, port: int, value, name: str, dtype=np.int64) -> 
     """Feed input ``port`` of ``node`` from a new Const holding ``value``."""
     if node.is_in_port_connected(port):
         raise ValueError(f"input {port} of '{node.name}' is given both as attribute and as input")
-    const = node.graph.graph["registry"].op("Const").create(
+    const = node.graph.registry.op("Const").create(
         node.graph, (), name=f"{node.name}/{name}", value=np.asarray(value, dtype=dtype))
     const.out_port(0).connect(node.in_port(port))

@@ -28,7 +28,7 @@ class OneToOneExtractor(OnnxExtractor):
 
     @classmethod
     def extract(cls, node):
-        registry = node.graph.graph["registry"]
+        registry = node.graph.registry
         registry.op(ONE_TO_ONE[node.fw_op]).update_node(node)
 
 

@@ -1,103 +1,158 @@
-"""Lowering of the ATen activations and of softmax / log_softmax."""
+"""ATen activations and softmax / log_softmax: their translators."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import AtenOp, const, convert, is_float_type, norm_axis, rank_of
+from extensions.front.pytorch.aten import const, convert, is_float_type
+from extensions.load.pytorch.arguments import aten
+from mo.graph.building import norm_axis, rank_of
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 # activations without arguments: ATen -> opset op
 PLAIN = {"aten::silu": "Swish", "aten::mish": "Mish", "aten::hardswish": "HSwish",
          "aten::hardsigmoid": "HSigmoid", "aten::softsign": "SoftSign"}
-WITH_ARGS = ("aten::relu6", "aten::hardtanh", "aten::leaky_relu", "aten::elu", "aten::selu", "aten::celu",
-             "aten::gelu", "aten::softplus", "aten::prelu", "aten::glu", "aten::log_sigmoid", "aten::threshold",
-             "aten::rrelu")
-SOFTMAXES = ("aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax", "aten::softmin",
-             "aten::special_softmax", "aten::special_log_softmax")
 
 
 def _floating(b, x):
     return x if is_float_type(x.data.get_dtype()) else convert(b, x, "f32")
 
 
-class AtenActivation(AtenOp):
-    """ReLU6, hardtanh, leaky ReLU, ELU family, GELU, softplus, PReLU, GLU, log-sigmoid,
-    threshold, and the activations that are one opset op."""
-
-    op = "pytorch::Activation"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = _floating(b, a.tensor(0))
-        et = x.data.get_dtype()
-        c = lambda v: const(b, v, et)  # noqa: E731
-        if kind in PLAIN:
-            return [b.op(PLAIN[kind], x)]
-        if kind == "aten::relu6":
-            return [b.Clamp(x, min=0.0, max=6.0)]
-        if kind == "aten::hardtanh":
-            return [b.Clamp(x, min=float(a.const("min_val", -1.0)), max=float(a.const("max_val", 1.0)))]
-        if kind in ("aten::leaky_relu", "aten::rrelu"):
-            slope = a.const("negative_slope", 0.01) if kind == "aten::leaky_relu" else \
-                (a.const("lower", 1 / 8) + a.const("upper", 1 / 3)) / 2
-            return [b.PRelu(x, const(b, [slope], et))]
-        if kind == "aten::prelu":
-            weight = convert(b, a.tensor(1), et)
-            rank = rank_of(x, node)
-            if rank >= 2 and weight.data.get_shape() not in (None, (1,)):   # per channel (dim 1)
-                weight = b.Reshape(weight, b.const(np.array([-1] + [1] * (rank - 2), np.int64)), special_zero=False)
-            return [b.PRelu(x, weight)]
-        if kind == "aten::elu":
-            alpha, scale, in_scale = (float(a.const(k, 1.0)) for k in ("alpha", "scale", "input_scale"))
-            y = b.Elu(b.Multiply(x, c(in_scale)) if in_scale != 1 else x, alpha=alpha)
-            if scale != 1:   # ELU(x) = scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))
-                y = b.Select(b.Greater(x, c(0)), b.Multiply(x, c(scale)), b.Multiply(y, c(scale)))
-            return [y]
-        if kind == "aten::selu":
-            return [b.Selu(x, c([SELU_ALPHA]), c([SELU_SCALE]))]
-        if kind == "aten::celu":
-            alpha = float(a.const("alpha", 1.0))
-            if alpha == 1:
-                return [b.Elu(x, alpha=1.0)]
-            return [b.Multiply(b.Elu(b.Divide(x, c(alpha)), alpha=1.0), c(alpha))]
-        if kind == "aten::gelu":
-            mode = a.const("approximate", "none")
-            return [b.Gelu(x, approximation_mode="TANH" if mode == "tanh" else "ERF")]
-        if kind == "aten::softplus":
-            beta, threshold = float(a.const("beta", 1.0)), float(a.const("threshold", 20.0))
-            scaled = b.Multiply(x, c(beta)) if beta != 1 else x
-            soft = b.SoftPlus(scaled)
-            if beta != 1:
-                soft = b.Divide(soft, c(beta))
-            return [b.Select(b.Greater(scaled, c(threshold)), x, soft)]
-        if kind == "aten::glu":
-            axis = norm_axis(a.const("dim", -1), rank_of(x, node), node)
-            first, second = b.Split(x, b.const(np.int64(axis)), num_splits=2)
-            return [b.Multiply(first, b.Sigmoid(second))]
-        if kind == "aten::log_sigmoid":
-            return [b.Negative(b.SoftPlus(b.Negative(x)))]
-        # threshold(x, threshold, value): x where x > threshold, else value
-        return [b.Select(b.Greater(x, convert(b, a.tensor(1), et)), x, convert(b, a.tensor(2), et))]
+@aten(*PLAIN)
+def plain(node, a, b):
+    """silu, mish, hardswish, hardsigmoid, softsign: one opset op each."""
+    return [b.op(PLAIN[node.fw_op], _floating(b, a.tensor(0)))]
 
 
-class AtenSoftmax(AtenOp):
-    """softmax / log_softmax / softmin along ``dim``, in ``dtype`` when given."""
+@aten("aten::relu6")
+def relu6(node, a, b):
+    return [b.Clamp(_floating(b, a.tensor(0)), min=0.0, max=6.0)]
 
-    op = "pytorch::Softmax"
 
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        dtype = a.const("dtype", None) if a.has("dtype") else None
-        if dtype is not None:
-            x = convert(b, x, dtype)
-        x = _floating(b, x)
-        axis = int(a.const("dim"))
-        if kind == "aten::softmin":
-            x = b.Negative(x)
-        if "log_softmax" in kind:
-            return [b.LogSoftmax(x, axis=axis)]
-        return [b.Softmax(x, axis=axis)]
+@aten("aten::hardtanh")
+def hardtanh(node, a, b):
+    x = _floating(b, a.tensor(0))
+    return [b.Clamp(x, min=float(a.const("min_val", -1.0)), max=float(a.const("max_val", 1.0)))]
+
+
+@aten("aten::leaky_relu")
+def leaky_relu(node, a, b):
+    x = _floating(b, a.tensor(0))
+    return [b.PRelu(x, const(b, [a.const("negative_slope", 0.01)], x.data.get_dtype()))]
+
+
+@aten("aten::rrelu")
+def rrelu(node, a, b):
+    """Inference form: the slope is the mean of ``lower`` and ``upper``."""
+    x = _floating(b, a.tensor(0))
+    slope = (a.const("lower", 1 / 8) + a.const("upper", 1 / 3)) / 2
+    return [b.PRelu(x, const(b, [slope], x.data.get_dtype()))]
+
+
+@aten("aten::prelu")
+def prelu(node, a, b):
+    """The weight is per channel (dim 1) unless it has one element."""
+    x = _floating(b, a.tensor(0))
+    weight = convert(b, a.tensor(1), x.data.get_dtype())
+    rank = rank_of(x, node)
+    if rank >= 2 and weight.data.get_shape() not in (None, (1,)):
+        weight = b.Reshape(weight, b.const(np.array([-1] + [1] * (rank - 2), np.int64)), special_zero=False)
+    return [b.PRelu(x, weight)]
+
+
+@aten("aten::elu")
+def elu(node, a, b):
+    """ELU(x) = scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))."""
+    x = _floating(b, a.tensor(0))
+    c = lambda v: const(b, v, x.data.get_dtype())  # noqa: E731
+    alpha, scale, in_scale = (float(a.const(k, 1.0)) for k in ("alpha", "scale", "input_scale"))
+    y = b.Elu(b.Multiply(x, c(in_scale)) if in_scale != 1 else x, alpha=alpha)
+    if scale != 1:
+        y = b.Select(b.Greater(x, c(0)), b.Multiply(x, c(scale)), b.Multiply(y, c(scale)))
+    return [y]
+
+
+@aten("aten::selu")
+def selu(node, a, b):
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    return [b.Selu(x, const(b, [SELU_ALPHA], et), const(b, [SELU_SCALE], et))]
+
+
+@aten("aten::celu")
+def celu(node, a, b):
+    """alpha * elu(x / alpha)."""
+    x = _floating(b, a.tensor(0))
+    alpha = float(a.const("alpha", 1.0))
+    if alpha == 1:
+        return [b.Elu(x, alpha=1.0)]
+    c = const(b, alpha, x.data.get_dtype())
+    return [b.Multiply(b.Elu(b.Divide(x, c), alpha=1.0), c)]
+
+
+@aten("aten::gelu")
+def gelu(node, a, b):
+    mode = a.const("approximate", "none")
+    return [b.Gelu(_floating(b, a.tensor(0)), approximation_mode="TANH" if mode == "tanh" else "ERF")]
+
+
+@aten("aten::softplus")
+def softplus(node, a, b):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x exceeds ``threshold``."""
+    x = _floating(b, a.tensor(0))
+    c = lambda v: const(b, v, x.data.get_dtype())  # noqa: E731
+    beta, threshold = float(a.const("beta", 1.0)), float(a.const("threshold", 20.0))
+    scaled = b.Multiply(x, c(beta)) if beta != 1 else x
+    soft = b.SoftPlus(scaled)
+    if beta != 1:
+        soft = b.Divide(soft, c(beta))
+    return [b.Select(b.Greater(scaled, c(threshold)), x, soft)]
+
+
+@aten("aten::glu")
+def glu(node, a, b):
+    """First half times the sigmoid of the second half along ``dim``."""
+    x = _floating(b, a.tensor(0))
+    axis = norm_axis(a.const("dim", -1), rank_of(x, node), node)
+    first, second = b.Split(x, b.const(np.int64(axis)), num_splits=2)
+    return [b.Multiply(first, b.Sigmoid(second))]
+
+
+@aten("aten::log_sigmoid")
+def log_sigmoid(node, a, b):
+    x = _floating(b, a.tensor(0))
+    return [b.Negative(b.SoftPlus(b.Negative(x)))]
+
+
+@aten("aten::threshold")
+def threshold(node, a, b):
+    """threshold(x, threshold, value): x where x > threshold, else value."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    return [b.Select(b.Greater(x, convert(b, a.tensor(1), et)), x, convert(b, a.tensor(2), et))]
+
+
+def _softmax_input(a, b):
+    x = a.tensor(0)
+    dtype = a.const("dtype", None) if a.has("dtype") else None
+    if dtype is not None:
+        x = convert(b, x, dtype)
+    return _floating(b, x), int(a.const("dim"))
+
+
+@aten("aten::softmax", "aten::_softmax", "aten::special_softmax")
+def softmax(node, a, b):
+    x, axis = _softmax_input(a, b)
+    return [b.Softmax(x, axis=axis)]
+
+
+@aten("aten::log_softmax", "aten::_log_softmax", "aten::special_log_softmax")
+def log_softmax(node, a, b):
+    x, axis = _softmax_input(a, b)
+    return [b.LogSoftmax(x, axis=axis)]
+
+
+@aten("aten::softmin")
+def softmin(node, a, b):
+    x, axis = _softmax_input(a, b)
+    return [b.Softmax(b.Negative(x), axis=axis)]

@@ -34,7 +34,7 @@ class OneToOneExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op(ONE_TO_ONE[node.fw_op]).update_node(node)
+        node.graph.registry.op(ONE_TO_ONE[node.fw_op]).update_node(node)
 
 
 class CompositeExtractor(TfExtractor):
@@ -55,7 +55,7 @@ class RoundExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op("Round").update_node(node, {"mode": "half_to_even"})
+        node.graph.registry.op("Round").update_node(node, {"mode": "half_to_even"})
 
 
 class CastExtractor(TfExtractor):
@@ -63,7 +63,7 @@ class CastExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op("Convert").update_node(node, {"destination_type": cls.dtype(node, "DstT")})
+        node.graph.registry.op("Convert").update_node(node, {"destination_type": cls.dtype(node, "DstT")})
 
 
 class BiasAddExtractor(TfExtractor):
@@ -76,7 +76,7 @@ class BiasAddExtractor(TfExtractor):
         if cls.data_format(node).startswith("NC"):
             TfBiasAddNCHW.update_node(node)
         else:
-            node.graph.graph["registry"].op("Add").update_node(node)
+            node.graph.registry.op("Add").update_node(node)
 
 
 class SelectExtractor(TfExtractor):

@@ -9,7 +9,7 @@ class MatMulExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op("MatMul").update_node(node, {
+        node.graph.registry.op("MatMul").update_node(node, {
             "transpose_a": bool(cls.attr(node, "transpose_a", False)),
             "transpose_b": bool(cls.attr(node, "transpose_b", False))})
 
@@ -21,7 +21,7 @@ class BatchMatMulExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op("MatMul").update_node(node, {
+        node.graph.registry.op("MatMul").update_node(node, {
             "transpose_a": bool(cls.attr(node, "adj_x", False)), "transpose_b": bool(cls.attr(node, "adj_y", False))})
 
 
@@ -30,4 +30,4 @@ class EinsumExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op("Einsum").update_node(node, {"equation": cls.attr(node, "equation")})
+        node.graph.registry.op("Einsum").update_node(node, {"equation": cls.attr(node, "equation")})

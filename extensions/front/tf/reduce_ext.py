@@ -14,7 +14,7 @@ class ReduceExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op(REDUCTIONS[node.fw_op]).update_node(
+        node.graph.registry.op(REDUCTIONS[node.fw_op]).update_node(
             node, {"keep_dims": bool(cls.attr(node, "keep_dims", False))})
 
 
@@ -34,7 +34,7 @@ class TopKExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op("TopK").update_node(node, {
+        node.graph.registry.op("TopK").update_node(node, {
             "axis": -1, "mode": "max", "sort": "value" if cls.attr(node, "sorted", True) else "none",
             "index_element_type": cls.dtype(node, "index_type") or "i32", "stable": True, "num_outputs": 2})
 
@@ -46,4 +46,4 @@ class SoftmaxExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
-        node.graph.graph["registry"].op(node.fw_op).update_node(node, {"axis": -1})
+        node.graph.registry.op(node.fw_op).update_node(node, {"axis": -1})

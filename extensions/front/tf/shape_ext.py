@@ -23,7 +23,7 @@ SAME_INPUTS = {"Reshape": "Reshape", "ExpandDims": "Unsqueeze", "Transpose": "Tr
 
 
 def _op(node, name: str):
-    return node.graph.graph["registry"].op(name)
+    return node.graph.registry.op(name)
 
 
 class SameInputsExtractor(TfExtractor):

@@ -29,7 +29,7 @@ class FunctionExpander:
             return None
 
     def should_expand(self, proto, domain: str) -> bool:
-        if self.registry.extractor("onnx", proto.op_type, domain) is not None:
+        if self.registry.handles("onnx", proto.op_type, domain):
             return False
         schema = self._schema(proto.op_type, domain)
         return schema is not None and (schema.has_function or schema.has_context_dependent_function)

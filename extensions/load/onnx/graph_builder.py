@@ -25,17 +25,18 @@ def opset_table(opset_imports) -> dict[str, int]:
 class OnnxGraphBuilder:
     """Turns GraphProtos into Graphs; shared by the main graph and every nested body."""
 
-    def __init__(self, registry, opsets: dict[str, int], model_dir: str | None, expander=None,
+    def __init__(self, context, opsets: dict[str, int], model_dir: str | None, expander=None,
                  raw_data: dict | None = None):
         self.raw_data = raw_data or {}
-        self.registry = registry
+        self.context = context
+        self.registry = context.registry
         self.opsets = opsets
         self.model_dir = model_dir
         self.expander = expander
 
     def new_graph(self, is_body: bool = False) -> Graph:
-        graph = Graph()
-        graph.graph.update(registry=self.registry, framework="onnx", opsets=self.opsets,
+        graph = Graph(context=self.context)
+        graph.graph.update(opsets=self.opsets,
                            model_dir=self.model_dir, outer_inputs={}, is_body=is_body)
         return graph
 
@@ -98,7 +99,7 @@ class OnnxGraphBuilder:
     def build_body(self, graph_proto) -> Graph:
         """A nested graph (If branch, Loop/Scan body)."""
         # its own builder: the memory-mapped payloads belong to the main graph's initializers
-        sub = OnnxGraphBuilder(self.registry, self.opsets, self.model_dir, self.expander)
+        sub = OnnxGraphBuilder(self.context, self.opsets, self.model_dir, self.expander)
         return sub.build(graph_proto, is_body=True)
 
     def _add_node(self, graph, proto, tensors: dict, opset: int | None = None) -> None:

@@ -43,8 +43,8 @@ class OnnxLoader(Loader):
             return type(path).__name__ == "ModelProto"
         return super().accepts(path)
 
-    def load(self, options) -> Graph:
-        model_input = options.input_model
+    def load(self, context) -> Graph:
+        model_input = context.options.input_model
         raw_data = {}
         if isinstance(model_input, str):
             model, raw_data = read_model_proto(model_input)
@@ -53,13 +53,13 @@ class OnnxLoader(Loader):
             model = model_input
             check_model_proto(model, "the ModelProto given")
             model_dir = None
-        registry = options.registry
+        registry = context.registry
         if model.functions:
             import onnx.inliner
             model = onnx.inliner.inline_local_functions(model)
         opsets = opset_table(model.opset_import)
         expander = FunctionExpander(registry, opsets, model)
-        builder = OnnxGraphBuilder(registry, opsets, model_dir, expander, raw_data)
+        builder = OnnxGraphBuilder(context, opsets, model_dir, expander, raw_data)
         graph = builder.build(model.graph)
         graph.graph["model_name"] = model.graph.name or "model"
         return graph

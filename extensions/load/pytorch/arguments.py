@@ -6,13 +6,15 @@ tensor lists as lists of Ports, int lists as Python lists or 1-D tensors.
 """
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Callable
 
 import numpy as np
 
 from extensions.load.pytorch.schema import is_number_type
 from mo.errors import ConversionError
 from mo.front.extractor import Extractor
+from mo.front.translator import translator
 from mo.graph.node import Node
 from mo.graph.port import Port
 
@@ -154,3 +156,14 @@ class PyTorchExtractor(Extractor):
     @classmethod
     def extract(cls, node: Node) -> None:
         cls._classes[node.fw_op].update_node(node)
+
+
+def aten(*names: str) -> Callable:
+    """Register ``fn(node, a, b)`` as the translator of the ATen ops ``names`` (``"aten::relu"``):
+    ``a`` is the node's ``AtenArgs``, ``b`` an OpBuilder named after the node."""
+    def register(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def translate(node: Node, b) -> list:
+            return fn(node, AtenArgs(node), b)
+        return translator("pytorch", *names)(translate)
+    return register

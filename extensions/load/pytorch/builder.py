@@ -62,10 +62,9 @@ VIEW_OPS = frozenset(_SCATTER_SPECS) | _RESHAPE_VIEWS | _SAME_VIEWS | {"aten::tr
 class TorchGraphBuilder:
     """The Graph being built, the current binding of each value and the view relations."""
 
-    def __init__(self, registry):
-        self.graph = Graph()
-        self.graph.graph.update(registry=registry, framework="pytorch")
-        self.registry = registry
+    def __init__(self, context):
+        self.graph = Graph(context=context)
+        self.registry = context.registry
         self.env: dict[Any, Any] = {}
         self._views: dict[Any, tuple[Any, str, list]] = {}
         self._tensor_consts: dict[int, tuple[Any, Port]] = {}

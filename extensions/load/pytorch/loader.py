@@ -41,15 +41,16 @@ class PyTorchLoader(Loader):
             return is_torch_model(path)
         return super().accepts(path)
 
-    def load(self, options) -> Graph:
+    def load(self, context) -> Graph:
         from extensions.load.pytorch.exported import ExportedProgramDecoder
         from extensions.load.pytorch.torchscript import TorchScriptDecoder
+        options = context.options
         model = options.input_model
         if isinstance(model, str):
             captured = load_file(model, options.example_input)
         else:
             captured = capture(model, options.example_input, options.inputs)
-        builder = TorchGraphBuilder(options.registry)
+        builder = TorchGraphBuilder(context)
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
             keep_specialized_dims(builder.graph, options.inputs)

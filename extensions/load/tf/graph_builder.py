@@ -37,15 +37,16 @@ def default_outputs(flat: FlatGraph) -> list[str]:
 class TfGraphBuilder:
     """Turns flattened TensorFlow nodes into Graphs; shared by the main graph and its bodies."""
 
-    def __init__(self, registry, library: dict, constants: dict | None = None):
-        self.registry = registry
+    def __init__(self, context, library: dict, constants: dict | None = None):
+        self.context = context
+        self.registry = context.registry
         self.library = library
         self.constants = constants or {}
         self.flattener = Flattener(library)
 
     def new_graph(self, is_body: bool) -> Graph:
-        graph = Graph()
-        graph.graph.update(registry=self.registry, framework="tf", default_layout="NHWC", outer_inputs={})
+        graph = Graph(context=self.context)
+        graph.graph.update(default_layout="NHWC", outer_inputs={})
         if is_body:
             graph.graph["is_body"] = True
         return graph

@@ -24,9 +24,10 @@ class TfLoader(Loader):
             return is_tf_object(path)
         return super().accepts(path) or is_saved_model_dir(path)
 
-    def load(self, options) -> Graph:
+    def load(self, context) -> Graph:
+        options = context.options
         model = read_model(options)
-        builder = TfGraphBuilder(options.registry, model.library, model.constants)
+        builder = TfGraphBuilder(context, model.library, model.constants)
         # outputs named with --output are built even when no declared output needs them
         graph = builder.build(model.nodes, options.outputs or model.outputs, inputs=model.inputs)
         graph.graph["model_name"] = model.name

@@ -48,13 +48,13 @@ def test_model_local_function_is_inlined(tmp_path):
 
 
 class _RegistryWithout:
-    """The built-in registry minus the extractor of one op type."""
+    """The built-in registry minus the extractor and translator of one op type."""
 
     def __init__(self, missing):
         self.missing = missing
 
-    def extractor(self, framework, op_type, domain=""):
-        return None if op_type == self.missing else registry().extractor(framework, op_type, domain)
+    def handles(self, framework, op_type, domain=""):
+        return op_type != self.missing and registry().handles(framework, op_type, domain)
 
 
 def test_schema_function_expansion_produces_body_nodes():

@@ -13,6 +13,7 @@ import torch
 from mo import convert_model
 from mo.cli.options import make_options
 from mo.errors import InputModelError, OptionError, UnsupportedOpsError
+from mo.pipeline.context import ConversionContext
 from tests.utils.graphs import registry
 from tests.utils.runtime import assert_close, core, run_ir
 
@@ -166,8 +167,7 @@ def test_weights_share_memory_with_the_module():
     from extensions.load.pytorch.loader import PyTorchLoader
     module = Block().eval()
     opts = make_options({"input_model": module, "example_input": X})
-    opts.registry = registry()
-    graph = PyTorchLoader().load(opts)
+    graph = PyTorchLoader().load(ConversionContext(opts, registry(), "pytorch"))
     weight = module.conv.weight.detach().numpy()
     assert any(np.shares_memory(n.value, weight) for n in graph.nodes_by_op("Const"))
 

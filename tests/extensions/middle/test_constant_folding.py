@@ -1,5 +1,4 @@
 """ConstantFolding: folds computed values, keeps ShapeOf-derived ones unless --static_shape."""
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -8,8 +7,7 @@ from tests.utils.graphs import new_graph
 
 
 def _graph(static_shape):
-    g, b = new_graph(data_form=True)
-    g.graph["options"] = SimpleNamespace(static_shape=static_shape)
+    g, b = new_graph(data_form=True, static_shape=static_shape)
     x = b.node("Parameter", shape=(2, 3), element_type="f32", name="x")
     folded = b.node("Add", b.const(np.ones(3, np.float32)), b.const(np.ones(3, np.float32)), name="c")
     shape = b.node("ShapeOf", x, name="shape")

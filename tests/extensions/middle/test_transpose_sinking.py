@@ -30,11 +30,11 @@ def evaluate(build) -> tuple[np.ndarray, list[str], object]:
 
 def folded(graph, value: np.ndarray) -> np.ndarray:
     """Value of the graph's output with its Parameter replaced by ``value``."""
-    from mo.pipeline.infer import partial_infer
+    from mo.pipeline.translate import translate_graph
     param = graph.nodes_by_op("Parameter")[0]
-    const = graph.graph["registry"].op("Const").create(graph, (), value=value)
+    const = graph.registry.op("Const").create(graph, (), value=value)
     param.out_port(0).get_connection().set_source(const.out_port(0))
-    partial_infer(graph)
+    translate_graph(graph)
     return graph.nodes_by_op("Result")[0].in_port(0).data.get_value()
 
 

@@ -79,13 +79,31 @@ def test_builtin_names_are_registered_once():
     from mo.ops.op import Op
     from mo.pipeline.transform import Transform
     from mo.registry import builtin_classes
-    classes = builtin_classes()
+    from mo.front.translator import translator_keys
+    members = builtin_classes()
+    classes = [c for c in members if isinstance(c, type)]
     ops = Counter(c.op for c in classes if issubclass(c, Op))
     extractors = Counter((c.framework, t) for c in classes if issubclass(c, Extractor) for t in c.op_types)
+    translators = Counter((fw, t) for f in members for fw, types in translator_keys(f) for t in types)
     transforms = Counter(c.__name__ for c in classes if issubclass(c, Transform))
     assert [k for k, v in ops.items() if v > 1] == []
     assert [k for k, v in extractors.items() if v > 1] == []
+    assert [k for k, v in translators.items() if v > 1] == []
     assert [k for k, v in transforms.items() if v > 1] == []
+
+
+def test_a_framework_op_has_a_translator_or_a_mapping_extractor_not_both():
+    """A built-in extractor that maps an op type to an op would be overridden by a translator of
+    the same type; one of them is dead code."""
+    import inspect
+
+    from mo.front.extractor import Extractor
+    from mo.registry import builtin_classes
+    reg = Registry(builtin_classes())
+    both = sorted(k for k in reg.translators if k in reg.extractors
+                  and "update_node" in inspect.getsource(reg.extractors[k].extract))
+    assert both == []
+    assert all(issubclass(c, Extractor) for c in reg.extractors.values())
 
 
 def test_subclassed_ops_get_their_own_ir_type():

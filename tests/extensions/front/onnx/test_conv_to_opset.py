@@ -42,6 +42,6 @@ def test_grouped_conv_with_bias():
     add = g.nodes_by_op("Add")[0]
     assert add.out_port(0).get_tensor_names() == ["y"]
     g.to_data_form()
-    from mo.pipeline.infer import partial_infer
-    partial_infer(g)
+    from mo.pipeline.translate import translate_graph
+    translate_graph(g)
     assert add.out_port(0).data.get_shape() == (1, 6, 5, 5)

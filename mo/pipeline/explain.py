@@ -1,0 +1,62 @@
+"""``mo --explain KEY``: where the registry handles a framework op or an op, with file and line.
+
+KEY is a framework op (``onnx:Resize``, ``tf:FusedBatchNormV3``, ``pytorch:aten::layer_norm``) or
+an op of the graph (``Interpolate``). The answer comes from the registry the conversion would
+build (with the --extensions folders given), so user extensions show where they take over.
+"""
+from __future__ import annotations
+
+import inspect
+
+from mo.errors import OptionError
+from mo.pipeline.translate import origin
+from mo.registry import Registry
+
+FRAMEWORKS = ("onnx", "tf", "pytorch")
+
+
+def _where(obj) -> str:
+    inner = inspect.unwrap(obj)
+    try:
+        return f"{inspect.getsourcefile(inner)}:{inspect.getsourcelines(inner)[1]}"
+    except (TypeError, OSError):
+        return inner.__module__
+
+
+def _rewrites(registry: Registry, framework: str | None, names: set[str]) -> list[str]:
+    lines = []
+    for phase in ("front", "middle", "back"):
+        for t in registry.transforms(phase, framework):
+            hit = sorted(t.matched_ops() & names)
+            if hit:
+                lines.append(f"  rewrite     {phase:6s} {t.name()} ({_where(type(t))}) matches {', '.join(hit)}")
+    return lines
+
+
+def explain(key: str, registry: Registry) -> str:
+    """The report ``mo --explain key`` prints."""
+    framework, sep, op_type = key.partition(":")
+    if sep and framework in FRAMEWORKS and op_type:
+        extractor = registry.extractor(framework, op_type)
+        translator = registry.translator(framework, op_type)
+        if extractor is None and translator is None:
+            raise OptionError(f"No extractor or translator is registered for {framework} op type '{op_type}'; "
+                              f"it is not supported (add one with --extensions).")
+        lines = [f"{framework} {op_type}"]
+        if extractor is not None:
+            lines.append(f"  extractor   {extractor.__name__} ({_where(extractor)})")
+        if translator is not None:
+            lines.append(f"  translator  {origin(translator)}")
+        else:
+            lines.append("  translator  none: the extractor maps it to the op "
+                         "it sets (see the extractor)")
+        lines += _rewrites(registry, framework, {f"{framework}:{op_type}"})
+        return "\n".join(lines)
+    if key in registry.ops:
+        cls = registry.ops[key]
+        kind = f"IR type {cls.type}, {cls.version}" if cls.type else "internal op (replaced before the IR is written)"
+        lines = [f"op {key}: {kind}", f"  class       {cls.__name__} ({_where(cls)})"]
+        lines += _rewrites(registry, None, {key})
+        return "\n".join(lines)
+    raise OptionError(f"'{key}' is neither a framework op (onnx:Type, tf:Type, pytorch:aten::name) nor an op "
+                      f"of the registry.")

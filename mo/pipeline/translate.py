@@ -1,0 +1,109 @@
+"""The translate step: one topological walk that infers every op and translates every framework op.
+
+``translate_graph(graph)`` visits the op nodes of a data-form graph in topological order. An
+opset op (or an internal op a rewrite uses) is inferred: output element types, shapes, and
+values where every input value is known (constant folding; see ``mo/pipeline/infer.py``). A
+framework op (``is_framework_op``: an extracted node whose framework op type has a translator)
+is handed to its translator, which sees every input already inferred and builds the opset
+sub-graph with an OpBuilder; the new nodes are inferred as they are created, and the framework
+node's consumers and tensor names move to the ports the translator returns. Bodies of sub-graph
+ops are walked the same way when their op is inferred.
+"""
+from __future__ import annotations
+
+import time
+
+from mo.errors import ConversionError, ExtensionError, GraphError
+from mo.graph.builder import OpBuilder
+from mo.graph.building import node_label
+from mo.graph.node import Node
+from mo.graph.port import Port
+from mo.pipeline.extract import is_framework_op
+from mo.pipeline.infer import infer_node
+from mo.registry import is_user_class
+from mo.utils.shape import shape_str
+
+
+def translate_graph(graph) -> None:
+    """Infer or translate every op node of a data-form graph, in topological order."""
+    assert graph.data_form, "translation runs on a data-form graph"
+    for node in graph.topological_ops():
+        if node.id not in graph:
+            continue
+        if is_framework_op(node):
+            translate_node(node)
+        else:
+            infer_node(node)
+
+
+def translate_node(node: Node) -> None:
+    """Replace the framework op ``node`` by what its translator builds."""
+    graph = node.graph
+    context = graph.context
+    key = node.translate
+    fn = context.registry.translator(context.framework, key)
+    if fn is None:
+        raise GraphError(f"No translator is registered for node {node_label(node)}.")
+    first_new = graph._seq
+    started = time.perf_counter()
+    try:
+        outputs = fn(node, OpBuilder(graph, node.name))
+        outputs = _checked_outputs(node, outputs)
+    except ConversionError as e:
+        if not getattr(e, "_mo_node", None) == (id(graph), node.id):
+            e._mo_node = (id(graph), node.id)
+            e.args = (f"Cannot translate node {node_label(node)}: {e}",) + e.args[1:]
+        raise
+    except Exception as e:
+        if is_user_class(fn):
+            raise ExtensionError(f"Extension translator {origin(fn)} failed on node {node_label(node)}: "
+                                 f"{type(e).__name__}: {e}") from e
+        inputs = ", ".join(f"{shape_str(node.in_shape(i))}:{node.in_dtype(i)}" for i in sorted(node.in_ports()))
+        raise GraphError(f"Cannot translate node {node_label(node)} with inputs [{inputs}]: "
+                         f"{type(e).__name__}: {e}") from e
+    replace_node_outputs(node, outputs, first_new)
+    entry = context.translations.setdefault(f"{context.framework}:{key}", [0, 0.0])
+    entry[0] += 1
+    entry[1] += (time.perf_counter() - started) * 1000
+
+
+def _checked_outputs(node: Node, outputs) -> list[Port | None]:
+    if isinstance(outputs, Port):
+        outputs = [outputs]
+    if not isinstance(outputs, (list, tuple)):
+        raise TypeError(f"the translator returned {type(outputs).__name__}, not a list of output ports")
+    outputs = list(outputs)
+    for i, port in enumerate(outputs):
+        if port is None:
+            continue
+        if not isinstance(port, Port) or port.type != "out":
+            raise TypeError(f"output {i} of the translator is {port!r}, not an output port")
+        if port.node.graph is not node.graph:
+            raise TypeError(f"output {i} of the translator is a port of another graph")
+    for idx, port in node.out_ports().items():
+        if port.is_connected() and (idx >= len(outputs) or outputs[idx] is None):
+            raise TypeError(f"output {idx} is used but the translator gave no value for it")
+    return outputs
+
+
+def replace_node_outputs(node: Node, outputs: list[Port | None], first_new_seq: int) -> None:
+    """Move the consumers and tensor names of ``node``'s outputs to ``outputs`` and remove it. A
+    single output made by a node created after ``first_new_seq`` takes the node's name, so the
+    IR layer keeps the framework's name."""
+    from mo.pipeline.transform import replace_outputs
+    if len(outputs) == 1 and outputs[0] is not None:
+        producer = outputs[0].node
+        if producer.get("_seq", 0) > first_new_seq:
+            producer["name"] = node.name
+    replace_outputs(node, outputs)
+
+
+def origin(fn) -> str:
+    """'name (path/to/file.py:line)' of a translator function (through decorator wrappers)."""
+    import inspect
+    inner = inspect.unwrap(fn)
+    try:
+        where = f"{inspect.getsourcefile(inner)}:{inspect.getsourcelines(inner)[1]}"
+    except (TypeError, OSError):
+        where = inner.__module__
+    return f"{inner.__name__} ({where})"
