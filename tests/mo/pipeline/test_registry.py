@@ -76,10 +76,10 @@ def test_builtin_names_are_registered_once():
     from collections import Counter
 
     from mo.front.extractor import Extractor
+    from mo.front.translator import translator_keys
     from mo.ops.op import Op
     from mo.pipeline.transform import Transform
     from mo.registry import builtin_classes
-    from mo.front.translator import translator_keys
     members = builtin_classes()
     classes = [c for c in members if isinstance(c, type)]
     ops = Counter(c.op for c in classes if issubclass(c, Op))
