@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.inline_body import inline_body
-from extensions.middle.lowering import MiddleReplaceOp, typed_const
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.middle.nn_common import as_type, dim
 from mo.graph.builder import OpBuilder
+from mo.graph.building import typed_const
 from mo.graph.port import Port
 
 # Lowest finite value of each float type (bf16's rounded towards zero).

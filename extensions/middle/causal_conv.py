@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.conv_to_opset import channel_bias
 from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
+from mo.graph.building import channel_bias
 
 
 class CausalConvWithStateToOpset(MiddleReplaceOp):

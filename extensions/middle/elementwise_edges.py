@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.constant_folding import ConstantFolding
-from extensions.middle.lowering import typed_const
 from mo.graph.builder import OpBuilder
+from mo.graph.building import typed_const
 from mo.pipeline.transform import Transform
 from mo.utils.types import bit_width, is_float, np_dtype
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, input_rank, typed_const
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
+from mo.graph.building import input_rank, typed_const
 from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
 

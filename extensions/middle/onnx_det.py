@@ -6,8 +6,9 @@ import itertools
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, typed_const
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
+from mo.graph.building import typed_const
 
 MAX_ORDER = 6   # 720 permutations
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, input_rank, typed_const
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.middle.onnx_reduce import all_axes
 from extensions.middle.onnx_softmax import axis_length
 from mo.graph.builder import OpBuilder
+from mo.graph.building import input_rank, typed_const
 from mo.utils.types import np_dtype
 
 

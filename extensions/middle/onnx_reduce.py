@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, typed_const
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.ops.onnx_reduce import reduce_axes
 from mo.graph.builder import OpBuilder
+from mo.graph.building import typed_const
 from mo.utils.types import is_float
 
 _DIRECT = {"ReduceSum": "ReduceSum", "ReduceMean": "ReduceMean", "ReduceMax": "ReduceMax",

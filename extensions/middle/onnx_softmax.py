@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
+from mo.graph.building import input_rank
 from mo.utils.shape import normalize_axis
 
 

@@ -5,8 +5,9 @@ import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
 from extensions.front.onnx.shape_to_opset import i64
-from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
+from mo.graph.building import input_rank
 from mo.graph.node import Node
 from mo.graph.port import Port
 

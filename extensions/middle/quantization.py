@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.conv_to_opset import channel_bias, grouped_weights, window
-from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.front.onnx.conv_to_opset import window
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.middle.nn_common import as_type
 from mo.graph.builder import OpBuilder
+from mo.graph.building import channel_bias, grouped_weights, input_rank
 from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
 from mo.utils.types import is_int

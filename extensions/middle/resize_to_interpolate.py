@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.middle.lowering import MiddleReplaceOp
 from extensions.middle.resize_resample import axis_dims, needs_resampler, resample
 from extensions.ops.onnx_tensor_internal import OnnxResize
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
+from mo.graph.building import input_rank
 from mo.graph.port import Port
 
 

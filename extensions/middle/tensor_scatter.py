@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp, input_rank
+from extensions.middle.lowering import MiddleReplaceOp
+from mo.graph.building import input_rank
 
 
 class TensorScatterToScatterElements(MiddleReplaceOp):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.conv_to_opset import grouped_weights
 from extensions.front.tf.conv_to_opset import filters_to_oihw
 from extensions.front.tf.layout import (
     back_to_data_format,
@@ -19,6 +18,7 @@ from extensions.middle.lowering import MiddleReplaceOp
 from extensions.ops.tf_internal import full_block
 from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
+from mo.graph.building import grouped_weights
 
 
 def rank_of(node, port: int = 0) -> int:

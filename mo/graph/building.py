@@ -127,7 +127,7 @@ def int_list_port(b: OpBuilder, items: Sequence[int | Port] | Port) -> Port:
 
 def grouped_weights(b: OpBuilder, w: Port, group: int) -> Port:
     """Weights [A, B, k...] -> [group, A/group, B, k...] for grouped convolutions."""
-    shape = w.data.get_shape() if w.node.graph.data_form else None
+    shape = w.data.get_shape()
     if shape is not None and all(d >= 0 for d in shape):
         return b.Reshape(w, np.array([group, -1, *shape[1:]], np.int64), special_zero=False)
     _, tail = b.VariadicSplit(b.ShapeOf(w), i64(0), i64([1, -1]), num_outputs=2)

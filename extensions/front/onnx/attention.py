@@ -1,8 +1,8 @@
 """Front lowering of ONNX SwiGLU."""
 from __future__ import annotations
 
-from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
+from mo.graph.building import scalar_like
 from mo.pipeline.transform import ReplaceOp
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
+from mo.graph.building import channel_bias, grouped_weights
 from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 
@@ -25,27 +26,12 @@ def window(node) -> dict:
     return {k: node.get(k) for k in ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")}
 
 
-def grouped_weights(b: OpBuilder, w, group: int) -> Port:
-    """Weights [A, B, k...] -> [group, A/group, B, k...] for grouped convolutions."""
-    shape = w.data.get_shape()
-    if shape is not None and all(d >= 0 for d in shape):
-        return b.Reshape(w, np.array([group, -1, *shape[1:]], np.int64), special_zero=False)
-    _, tail = b.VariadicSplit(b.ShapeOf(w), np.array(0, np.int64), np.array([1, -1], np.int64),
-                              num_outputs=2)
-    return b.Reshape(w, b.Concat(np.array([group, -1], np.int64), tail, axis=0), special_zero=False)
-
-
 def kernel_shape(node, weights_port) -> list[int] | None:
     """Spatial kernel size from ``kernel_shape`` or the constant weights."""
     if node.get("kernel"):
         return list(node.kernel)
     w = weights_port.data.get_value()
     return None if w is None else list(w.shape[2:])
-
-
-def channel_bias(b: OpBuilder, bias, n_spatial: int) -> Port:
-    """Bias [C] -> [C, 1, ...] so it broadcasts over [N, C, spatial...]."""
-    return b.Unsqueeze(bias, np.arange(1, n_spatial + 1, dtype=np.int64))
 
 
 class ConvToOpset(ReplaceOp):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
+from mo.graph.building import scalar_like
 from mo.pipeline.transform import ReplaceOp
 
 

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from extensions.front.onnx.typed_scalars import scalar_like
 from mo.graph.builder import OpBuilder
+from mo.graph.building import scalar_like
 from mo.graph.port import Port
 from mo.pipeline.transform import ReplaceOp
 

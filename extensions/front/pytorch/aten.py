@@ -8,17 +8,19 @@ replacement with the OpBuilder ``b``.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from extensions.load.pytorch.arguments import AtenArgs, where
+from extensions.load.pytorch.arguments import AtenArgs
 from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
+from mo.graph.building import convert, int_list_port, norm_axis, rank_of, shape_of  # noqa: F401 (used by translators)
+from mo.graph.building import dim as dim_size  # noqa: F401
+from mo.graph.building import typed_const as const  # noqa: F401
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.ops.lowered import LoweredOp
-from mo.utils.types import np_dtype
 
 _CATEGORY = {"boolean": 0, "u8": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1, "u16": 1, "u32": 1, "u64": 1,
              "f16": 2, "bf16": 2, "f32": 2, "f64": 2}
@@ -99,16 +101,6 @@ def result_type(items: Sequence[tuple[Port, bool]]) -> str:
     return _combine(dims, _combine(zero, wrapped))
 
 
-def convert(b: OpBuilder, port: Port, et: str) -> Port:
-    """``port`` in element type ``et`` (a Convert when it is of another type)."""
-    if port.data.get_dtype() == et:
-        return port
-    if port.node.op == "Const":
-        from extensions.ops.elementwise import convert_value
-        return b.const(convert_value(np.asarray(port.node.value), et), element_type=et)
-    return b.Convert(port, destination_type=et)
-
-
 def promoted(a: AtenArgs, keys: Sequence[int | str], b: OpBuilder) -> tuple[str, list[Port]]:
     """The result type of the tensor arguments ``keys`` and the arguments converted to it."""
     ports = [a.tensor(k) for k in keys]
@@ -116,65 +108,7 @@ def promoted(a: AtenArgs, keys: Sequence[int | str], b: OpBuilder) -> tuple[str,
     return et, [convert(b, p, et) for p in ports]
 
 
-def const(b: OpBuilder, value: Any, et: str) -> Port:
-    """A constant of element type ``et``."""
-    return b.const(np.asarray(value).astype(np_dtype(et)), element_type=et)
-
-
 # ---------------------------------------------------------------------------- shapes
-
-
-def rank_of(port: Port, node: Node) -> int:
-    """The rank of ``port``; an unknown rank is a ConversionError that asks for input shapes."""
-    rank = port.data.get_rank()
-    if rank is None:
-        raise ConversionError(f"The rank of an input of {where(node)} is not known; give the model input "
-                              f"shapes with --input (dynamic dimensions as ?).")
-    return rank
-
-
-def norm_axis(dim: int, rank: int, node: Node) -> int:
-    """A torch dim (may be negative) as an axis in [0, rank)."""
-    dim = int(dim)
-    if not -max(rank, 1) <= dim < max(rank, 1):
-        raise ConversionError(f"Dimension {dim} is out of range for rank {rank} in {where(node)}.")
-    return dim + rank if dim < 0 else dim
-
-
-def shape_of(b: OpBuilder, port: Port) -> Port:
-    """The shape of ``port`` as a 1-D i64 tensor (a constant when static)."""
-    return b.ShapeOf(port, output_type="i64")
-
-
-def dim_size(b: OpBuilder, port: Port, axis: int) -> Port:
-    """The size of ``port`` along ``axis`` as a 0-d i64 tensor."""
-    shape = port.data.get_shape()
-    if shape is not None and shape[axis] >= 0:
-        return b.const(np.int64(shape[axis]))
-    return b.Gather(shape_of(b, port), b.const(np.int64(axis)), b.const(np.int64(0)))
-
-
-def int_list_port(b: OpBuilder, items: Sequence[int | Port] | Port) -> Port:
-    """A 1-D i64 tensor of ints given as Python ints and computed scalars or 1-D tensors."""
-    if isinstance(items, Port):
-        return convert(b, items, "i64")
-    if all(not isinstance(i, Port) for i in items):
-        return b.const(np.array([int(i) for i in items], np.int64))
-    parts, run = [], []
-    for item in items:
-        if isinstance(item, Port):
-            if run:
-                parts.append(b.const(np.array(run, np.int64)))
-                run = []
-            item = convert(b, item, "i64")
-            if item.data.get_rank() != 1:
-                item = b.Reshape(item, b.const(np.array([1], np.int64)), special_zero=False)
-            parts.append(item)
-        else:
-            run.append(int(item))
-    if run:
-        parts.append(b.const(np.array(run, np.int64)))
-    return parts[0] if len(parts) == 1 else b.Concat(*parts, axis=0)
 
 
 def reshape(b: OpBuilder, port: Port, shape: Sequence[int | Port] | Port, **kw) -> Port:
