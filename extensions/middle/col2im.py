@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.shape_to_opset import as_scalar, dims_slice, i64
 from extensions.middle.lowering import MiddleReplaceOp
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
+from mo.graph.building import as_scalar, dims_slice, i64
 from mo.graph.port import Port
 
 

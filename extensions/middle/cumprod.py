@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.shape_to_opset import reversed_along
 from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
+from mo.graph.building import reversed_along
 from mo.utils.shape import normalize_axis
 from mo.utils.types import is_int, np_dtype
 

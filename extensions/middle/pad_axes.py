@@ -4,10 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.onnx.pad_to_opset import pad_value
-from extensions.front.onnx.shape_to_opset import i64
 from extensions.middle.lowering import MiddleReplaceOp
 from mo.graph.builder import OpBuilder
-from mo.graph.building import input_rank
+from mo.graph.building import i64, input_rank
 from mo.graph.node import Node
 from mo.graph.port import Port
 

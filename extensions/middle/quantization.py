@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.conv_to_opset import window
+from extensions.front.onnx.conv import window
 from extensions.middle.lowering import MiddleReplaceOp
 from extensions.middle.nn_common import as_type
 from mo.graph.builder import OpBuilder

@@ -16,12 +16,14 @@ from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.utils.types import np_dtype
 
+INT64_MAX = np.iinfo(np.int64).max
+INT64_MIN = np.iinfo(np.int64).min
+
 
 def i64(*values) -> np.ndarray:
-    """An i64 array: ``i64(3)`` is 0-d, ``i64(1, 2)`` and ``i64([1, 2])`` are 1-D."""
-    if len(values) == 1:
-        return np.array(values[0], np.int64)
-    return np.array(values, np.int64)
+    """A 1-D i64 array of the values (``i64()`` is empty, ``i64(3)`` is ``[3]``, a list argument
+    is flattened); write ``np.int64(3)`` for a 0-d one."""
+    return np.array(values, np.int64).reshape(-1)
 
 
 def typed_const(b: OpBuilder, value: Any, element_type: str) -> Port:
@@ -96,7 +98,22 @@ def dim(b: OpBuilder, port: Port, axis: int) -> Port:
     static = shape is not None and shape[axis] >= 0
     if static and (port.data.get_value() is not None or port.node.graph.options.static_shape):
         return b.const(np.int64(shape[axis]))
-    return b.Gather(shape_of(b, port), i64(axis), i64(0))
+    return b.Gather(shape_of(b, port), np.int64(axis), np.int64(0))
+
+
+def as_scalar(b: OpBuilder, port: Port) -> Port:
+    """A one-element tensor reshaped to a scalar (frameworks often give [1] where OpenVINO wants [])."""
+    return b.Reshape(port, i64(), special_zero=False)
+
+
+def reversed_along(b: OpBuilder, x: Port, axis: int) -> Port:
+    """x reversed along ``axis``: Slice from -1 down to the beginning with step -1."""
+    return b.Slice(x, i64(-1), i64(INT64_MIN), i64(-1), i64(axis))
+
+
+def dims_slice(b: OpBuilder, shape: Port, start: int, end: int | None = None) -> Port:
+    """shape[start:end] of a 1-D shape tensor (ShapeOf output)."""
+    return b.Slice(shape, i64(start), i64(INT64_MAX if end is None else end), i64(1), i64(0))
 
 
 def int_list_port(b: OpBuilder, items: Sequence[int | Port] | Port) -> Port:
@@ -113,7 +130,7 @@ def int_list_port(b: OpBuilder, items: Sequence[int | Port] | Port) -> Port:
                 run = []
             item = convert(b, item, "i64")
             if item.data.get_rank() != 1:
-                item = b.Reshape(item, i64([1]), special_zero=False)
+                item = b.Reshape(item, i64(1), special_zero=False)
             parts.append(item)
         else:
             run.append(int(item))
@@ -130,8 +147,8 @@ def grouped_weights(b: OpBuilder, w: Port, group: int) -> Port:
     shape = w.data.get_shape()
     if shape is not None and all(d >= 0 for d in shape):
         return b.Reshape(w, np.array([group, -1, *shape[1:]], np.int64), special_zero=False)
-    _, tail = b.VariadicSplit(b.ShapeOf(w), i64(0), i64([1, -1]), num_outputs=2)
-    return b.Reshape(w, b.Concat(i64([group, -1]), tail, axis=0), special_zero=False)
+    _, tail = b.VariadicSplit(b.ShapeOf(w), np.int64(0), i64(1, -1), num_outputs=2)
+    return b.Reshape(w, b.Concat(i64(group, -1), tail, axis=0), special_zero=False)
 
 
 def channel_bias(b: OpBuilder, bias: Port, n_spatial: int) -> Port:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.conv_to_opset import window
+from extensions.front.onnx.conv import window
 from mo.graph.builder import OpBuilder
 from mo.graph.building import scalar_like
 from mo.graph.port import Port

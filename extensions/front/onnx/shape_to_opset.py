@@ -6,30 +6,8 @@ import numpy as np
 
 from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
-from mo.graph.port import Port
+from mo.graph.building import INT64_MAX, as_scalar, dims_slice, i64
 from mo.pipeline.transform import ReplaceOp
-
-INT64_MAX = np.iinfo(np.int64).max
-
-
-def i64(*values) -> np.ndarray:
-    """A 1-D i64 constant value."""
-    return np.array(values, dtype=np.int64)
-
-
-def as_scalar(b: OpBuilder, port: Port) -> Port:
-    """A one-element tensor reshaped to a scalar (ONNX often gives [1] where OpenVINO wants [])."""
-    return b.Reshape(port, i64(), special_zero=False)
-
-
-def reversed_along(b: OpBuilder, x: Port, axis: int) -> Port:
-    """x reversed along ``axis``: Slice from -1 down to the beginning with step -1."""
-    return b.Slice(x, i64(-1), i64(np.iinfo(np.int64).min), i64(-1), i64(axis))
-
-
-def dims_slice(b: OpBuilder, shape: Port, start: int, end: int | None = None) -> Port:
-    """shape[start:end] of a 1-D shape tensor (ShapeOf output)."""
-    return b.Slice(shape, i64(start), i64(INT64_MAX if end is None else end), i64(1), i64(0))
 
 
 class ShapeSliceToOpset(ReplaceOp):

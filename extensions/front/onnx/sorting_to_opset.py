@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.onnx.shape_to_opset import as_scalar, reversed_along
 from mo.graph.builder import OpBuilder
+from mo.graph.building import as_scalar, reversed_along
 from mo.pipeline.transform import ReplaceOp
 
 
