@@ -32,6 +32,7 @@ from mo.front.loader import Loader
 from mo.front.translator import translator_keys
 from mo.ops.op import Op
 from mo.pipeline.transform import PHASES, Transform
+from mo.utils.origin import USER_PACKAGE_PREFIX
 
 _BASES = (Loader, Extractor, Op, Transform)
 
@@ -49,7 +50,7 @@ def _user_modules(folder: str) -> list[ModuleType]:
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise ExtensionError(f"Extensions folder '{folder}' does not exist.")
-    package = "mo_user_ext_" + hashlib.sha1(folder.encode()).hexdigest()[:10]
+    package = USER_PACKAGE_PREFIX + hashlib.sha1(folder.encode()).hexdigest()[:10]
     modules = []
     files = []
     for root, dirs, names in os.walk(folder):
@@ -86,20 +87,6 @@ def _classes(module: ModuleType) -> list:
         elif inspect.isfunction(obj) and translator_keys(obj):
             found.append(obj)
     return found
-
-
-def is_user_class(cls) -> bool:
-    """Whether ``cls`` comes from a user's --extensions folder."""
-    return cls.__module__.startswith("mo_user_ext_")
-
-
-def class_origin(cls) -> str:
-    """'ClassName (path/to/file.py)' for messages about an extension."""
-    try:
-        where = inspect.getsourcefile(cls)
-    except TypeError:
-        where = cls.__module__
-    return f"{cls.__name__} ({where})"
 
 
 _BUILTIN_CACHE: list[type] | None = None

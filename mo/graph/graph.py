@@ -20,6 +20,7 @@ from typing import Iterable, Iterator
 import networkx as nx
 
 from mo.errors import GraphError
+from mo.graph.node import Node
 
 
 class Graph(nx.MultiDiGraph):
@@ -227,31 +228,49 @@ class Graph(nx.MultiDiGraph):
 
     def lint(self) -> None:
         """Check structural consistency; raise GraphError on the first problem found."""
-        for n, d in self._node.items():
-            kind = d.get("kind")
-            if kind not in ("op", "data"):
-                raise GraphError(f"node {n} has no kind")
-            if kind == "op" and d.get("op") is not None and n not in self._by_op[d["op"]]:
-                raise GraphError(f"node {n} missing from the op index")
-            ins = [e.get("in") for _, _, e in self.in_edges(n, data=True)]
-            if kind == "op" and len(ins) != len(set(ins)):
-                raise GraphError(f"node {n} has two edges into one input port: {ins}")
-            if kind == "data":
-                if self.in_degree(n) > 1:
-                    raise GraphError(f"data node {n} has several producers")
-                if not self.data_form:
-                    raise GraphError(f"data node {n} in an op-form graph")
-            if kind == "op" and None in ins:
-                raise GraphError(f"node {n} has an input edge without a port number")
-            outs = [e.get("out") for _, _, e in self.out_edges(n, data=True)]
-            if (kind == "op" or not self.data_form) and None in outs:
-                raise GraphError(f"node {n} has an output edge without a port number")
+        for n in self._node:
+            self._lint_node(n)
         for op, ids in self._by_op.items():
             for n in ids:
                 if self._node.get(n, {}).get("op") != op:
                     raise GraphError(f"op index lists {n} under {op}")
         if not nx.is_directed_acyclic_graph(self):
             raise GraphError("graph has a cycle")
+
+    def lint_nodes(self, node_ids: Iterable[str]) -> None:
+        """The per-node checks of ``lint()`` for some nodes, their data nodes and their
+        neighbours (after a local change such as one translation)."""
+        around = set()
+        for n in node_ids:
+            if n in self._node:
+                around.add(n)
+                around.update(self.predecessors(n))
+                around.update(self.successors(n))
+        if self.data_form:
+            around.update([s for n in list(around) if self._node[n].get("kind") == "data" for s in self.successors(n)])
+        for n in sorted(around):
+            self._lint_node(n)
+
+    def _lint_node(self, n: str) -> None:
+        d = self._node[n]
+        kind = d.get("kind")
+        if kind not in ("op", "data"):
+            raise GraphError(f"node {n} has no kind")
+        if kind == "op" and d.get("op") is not None and n not in self._by_op[d["op"]]:
+            raise GraphError(f"node {n} missing from the op index")
+        ins = [e.get("in") for _, _, e in self.in_edges(n, data=True)]
+        if kind == "op" and len(ins) != len(set(ins)):
+            raise GraphError(f"node {n} has two edges into one input port: {ins}")
+        if kind == "data":
+            if self.in_degree(n) > 1:
+                raise GraphError(f"data node {n} has several producers")
+            if not self.data_form:
+                raise GraphError(f"data node {n} in an op-form graph")
+        if kind == "op" and None in ins:
+            raise GraphError(f"node {n} has an input edge without a port number")
+        outs = [e.get("out") for _, _, e in self.out_edges(n, data=True)]
+        if (kind == "op" or not self.data_form) and None in outs:
+            raise GraphError(f"node {n} has an output edge without a port number")
 
     def lint_translated(self) -> None:
         """The checks that hold once the translate step is done, on top of ``lint()``: every op
@@ -297,5 +316,3 @@ class Graph(nx.MultiDiGraph):
             if d.get("kind") == "op" and n in self._node:
                 yield Node(self, n)
 
-
-from mo.graph.node import Node  # noqa: E402  (Node refers back to Graph)

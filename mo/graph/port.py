@@ -130,13 +130,12 @@ class Port:
         src = self.graph.producer(self.node.id, self.idx)
         if src is None:
             return None
-        from mo.graph.node import Node
-        return Node(self.graph, src[0]).out_port(src[1])
+        return type(self.node)(self.graph, src[0]).out_port(src[1])
 
     def get_destinations(self) -> list["Port"]:
         assert self.type == "out", "get_destinations is for output ports"
-        from mo.graph.node import Node
-        return [Node(self.graph, d).in_port(i) for d, i in self.graph.consumers(self.node.id, self.idx)]
+        node = type(self.node)
+        return [node(self.graph, d).in_port(i) for d, i in self.graph.consumers(self.node.id, self.idx)]
 
     def get_destination(self) -> "Port | None":
         dests = self.get_destinations()

@@ -12,7 +12,8 @@ from mo.front.cut import apply_cut
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
 from mo.pipeline.translate import translate_graph
-from mo.registry import Registry, class_origin, is_user_class
+from mo.registry import Registry
+from mo.utils.origin import class_origin, is_user_class
 
 log = logging.getLogger("mo")
 

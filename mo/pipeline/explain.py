@@ -6,21 +6,11 @@ build (with the --extensions folders given), so user extensions show where they 
 """
 from __future__ import annotations
 
-import inspect
-
 from mo.errors import OptionError
-from mo.pipeline.translate import origin
 from mo.registry import Registry
+from mo.utils.origin import class_origin, source_of
 
 FRAMEWORKS = ("onnx", "tf", "pytorch")
-
-
-def _where(obj) -> str:
-    inner = inspect.unwrap(obj)
-    try:
-        return f"{inspect.getsourcefile(inner)}:{inspect.getsourcelines(inner)[1]}"
-    except (TypeError, OSError):
-        return inner.__module__
 
 
 def _rewrites(registry: Registry, framework: str | None, names: set[str]) -> list[str]:
@@ -29,7 +19,7 @@ def _rewrites(registry: Registry, framework: str | None, names: set[str]) -> lis
         for t in registry.transforms(phase, framework):
             hit = sorted(t.matched_ops() & names)
             if hit:
-                lines.append(f"  rewrite     {phase:6s} {t.name()} ({_where(type(t))}) matches {', '.join(hit)}")
+                lines.append(f"  rewrite     {phase:6s} {t.name()} ({source_of(type(t))}) matches {', '.join(hit)}")
     return lines
 
 
@@ -44,9 +34,9 @@ def explain(key: str, registry: Registry) -> str:
                               f"it is not supported (add one with --extensions).")
         lines = [f"{framework} {op_type}"]
         if extractor is not None:
-            lines.append(f"  extractor   {extractor.__name__} ({_where(extractor)})")
+            lines.append(f"  extractor   {extractor.__name__} ({source_of(extractor)})")
         if translator is not None:
-            lines.append(f"  translator  {origin(translator)}")
+            lines.append(f"  translator  {class_origin(translator)}")
         else:
             lines.append("  translator  none: the extractor maps it to the op "
                          "it sets (see the extractor)")
@@ -55,7 +45,7 @@ def explain(key: str, registry: Registry) -> str:
     if key in registry.ops:
         cls = registry.ops[key]
         kind = f"IR type {cls.type}, {cls.version}" if cls.type else "internal op (replaced before the IR is written)"
-        lines = [f"op {key}: {kind}", f"  class       {cls.__name__} ({_where(cls)})"]
+        lines = [f"op {key}: {kind}", f"  class       {cls.__name__} ({source_of(cls)})"]
         lines += _rewrites(registry, None, {key})
         return "\n".join(lines)
     raise OptionError(f"'{key}' is neither a framework op (onnx:Type, tf:Type, pytorch:aten::name) nor an op "

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from mo.errors import ConversionError, ExtensionError, GraphError, UnsupportedOpsError
 from mo.graph.node import Node
-from mo.registry import class_origin, is_user_class, op_key
+from mo.registry import op_key
+from mo.utils.origin import class_origin, is_user_class
 
 FRAMEWORK_NAMES = {"onnx": "ONNX", "tf": "TensorFlow", "pytorch": "PyTorch"}
 

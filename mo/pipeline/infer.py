@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from mo.errors import ConversionError, ExtensionError, GraphError
 from mo.graph.node import Node
-from mo.registry import class_origin, is_user_class
+from mo.utils.origin import class_origin, is_user_class
 from mo.utils.shape import shape_str
 
 # Ops whose output value is derived from input shapes rather than input values.

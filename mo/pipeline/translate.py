@@ -20,7 +20,7 @@ from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.pipeline.extract import is_framework_op
 from mo.pipeline.infer import infer_node
-from mo.registry import is_user_class
+from mo.utils.origin import class_origin, is_user_class
 from mo.utils.shape import shape_str
 
 
@@ -56,12 +56,19 @@ def translate_node(node: Node) -> None:
         raise
     except Exception as e:
         if is_user_class(fn):
-            raise ExtensionError(f"Extension translator {origin(fn)} failed on node {node_label(node)}: "
+            raise ExtensionError(f"Extension translator {class_origin(fn)} failed on node {node_label(node)}: "
                                  f"{type(e).__name__}: {e}") from e
         inputs = ", ".join(f"{shape_str(node.in_shape(i))}:{node.in_dtype(i)}" for i in sorted(node.in_ports()))
         raise GraphError(f"Cannot translate node {node_label(node)} with inputs [{inputs}]: "
                          f"{type(e).__name__}: {e}") from e
+    consumers = [p.node.id for port in node.out_ports().values() for p in port.get_destinations()]
     replace_node_outputs(node, outputs, first_new)
+    if context.lint:
+        new = [n for n, d in graph._node.items() if d.get("_seq", 0) > first_new]
+        try:
+            graph.lint_nodes(new + consumers)
+        except GraphError as e:
+            raise GraphError(f"the graph is inconsistent after translating node {node_label(node)}: {e}") from e
     entry = context.translations.setdefault(f"{context.framework}:{key}", [0, 0.0])
     entry[0] += 1
     entry[1] += (time.perf_counter() - started) * 1000
@@ -96,14 +103,3 @@ def replace_node_outputs(node: Node, outputs: list[Port | None], first_new_seq: 
         if producer.get("_seq", 0) > first_new_seq:
             producer["name"] = node.name
     replace_outputs(node, outputs)
-
-
-def origin(fn) -> str:
-    """'name (path/to/file.py:line)' of a translator function (through decorator wrappers)."""
-    import inspect
-    inner = inspect.unwrap(fn)
-    try:
-        where = f"{inspect.getsourcefile(inner)}:{inspect.getsourcelines(inner)[1]}"
-    except (TypeError, OSError):
-        where = inner.__module__
-    return f"{inner.__name__} ({where})"
