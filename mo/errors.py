@@ -34,6 +34,14 @@ class UnsupportedOpsError(ConversionError):
             "with --input/--output.")
 
 
+class MissingPackageError(ConversionError):
+    """The framework package a model needs is not installed."""
+
+
+class OutputError(ConversionError):
+    """The IR cannot be written where it was asked to go (folder read-only, full, or a file)."""
+
+
 class ExtensionError(ConversionError):
     """A user extension failed to load or raised while running."""
 

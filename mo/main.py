@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 import traceback
@@ -44,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         print(f"[ ERROR ] {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise        # the reader of our output went away: entry() ends quietly
     except KeyboardInterrupt:
         print("[ ERROR ] Interrupted.", file=sys.stderr)
         return 1
@@ -61,4 +64,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    sys.exit(main())
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # stdout was closed by its reader (`mo ... | head`): what it read is all it wanted, and
+        # output goes to stdout only once the work is done; stop without a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    sys.exit(status)

@@ -134,6 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _model_name(name: str | None) -> str | None:
+    """--model_name names the IR files: a plain file name, the folder is --output_dir."""
+    if name is None:
+        return None
+    name = str(name)
+    if not name or name in (".", "..") or "/" in name or os.sep in name or "\0" in name:
+        raise OptionError(f"--model_name '{name}' is not a file name: give the name without a folder "
+                          f"(the folder is --output_dir).")
+    return name
+
+
 def make_options(values: dict[str, Any]) -> ConversionOptions:
     """Check and parse option values given by name (CLI namespace or convert_model kwargs)."""
     values = dict(values)
@@ -152,7 +163,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.input_model = values.get("input_model")
     _tf_model_options(opts, values)
     opts.output_dir = values.get("output_dir") or "."
-    opts.model_name = values.get("model_name")
+    opts.model_name = _model_name(values.get("model_name"))
     opts.framework = values.get("framework") or opts.framework
     opts.example_input = values.get("example_input")
     opts.inputs = parse_input(values.get("input"))

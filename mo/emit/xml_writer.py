@@ -7,6 +7,7 @@ bodies through ``Op.ir_body`` with this same writer.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -15,11 +16,19 @@ from mo.emit.bin_writer import BinWriter
 from mo.errors import GraphError
 from mo.utils.types import precision
 
-_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;"})
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\t": "&#9;",
+                          "\r": "&#13;"})
+# Characters XML 1.0 cannot carry at all (C0 controls but tab/newline/return, surrogates,
+# U+FFFE/U+FFFF): written as U+FFFD so that names from a model never make the XML ill-formed.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def xml_escape(text: str) -> str:
-    return text.translate(_ESCAPES)
+def xml_escape(text: str | bytes) -> str:
+    """``text`` as XML attribute text; bytes that are not UTF-8 and characters XML 1.0 cannot
+    carry become U+FFFD."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return _NOT_XML.sub("\ufffd", text).translate(_ESCAPES)
 
 
 def format_value(value: Any) -> str:

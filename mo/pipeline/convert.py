@@ -7,7 +7,7 @@ import time
 from typing import NamedTuple
 
 from mo.cli.options import ConversionOptions
-from mo.errors import ConversionError, ExtensionError, InputModelError, OptionError
+from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
 from mo.front.cut import apply_cut
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
@@ -33,6 +33,25 @@ def guess_framework(model, registry: Registry) -> str:
     raise InputModelError(
         f"Cannot tell the framework of {what} from its name; give --framework "
         f"({', '.join(sorted(registry.loaders))}).")
+
+
+# module a framework's loader imports -> (its pip package, the extra of setup.py that installs it)
+FRAMEWORK_PACKAGES = {"onnx": ("onnx", "onnx"), "google": ("protobuf", "onnx"), "torch": ("torch==2.13.0", "pytorch"),
+                      "tensorflow": ("tensorflow-cpu", "tf"), "keras": ("keras", "tf"), "h5py": ("h5py", "tf")}
+
+
+def load(registry: Registry, framework: str, context: ConversionContext):
+    """The loaded op-form graph; a framework package that is not installed is a clear error."""
+    try:
+        return registry.loaders[framework]().load(context)
+    except ImportError as e:
+        module = (e.name or "").split(".")[0]
+        if module not in FRAMEWORK_PACKAGES:
+            raise
+        package, extra = FRAMEWORK_PACKAGES[module]
+        raise MissingPackageError(
+            f"Converting this model needs the Python package '{module}', which is not installed: "
+            f"pip install {package} (or, in this project, pip install -e \".[{extra}]\").") from e
 
 
 def all_graphs(graph):
@@ -124,7 +143,7 @@ def convert(opts: ConversionOptions) -> IRPaths:
                           f"{', '.join(sorted(registry.loaders))}.")
     context = ConversionContext(opts, registry, framework)
     t = step("setup", "registry", started)
-    graph = registry.loaders[framework]().load(context)
+    graph = load(registry, framework, context)
     t = step("load", f"{framework} loader", t)
     apply_cut(graph, opts)
     extract(graph, framework)

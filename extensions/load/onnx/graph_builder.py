@@ -22,6 +22,13 @@ def opset_table(opset_imports) -> dict[str, int]:
     return table
 
 
+def require_utf8(text, what: str) -> None:
+    """ONNX strings are UTF-8; protobuf hands over bytes where they are not."""
+    if isinstance(text, bytes):
+        raise InputModelError(f"The name of {what} is not UTF-8 text ({text!r}), as ONNX requires: the model "
+                              f"file is corrupt.")
+
+
 class OnnxGraphBuilder:
     """Turns GraphProtos into Graphs; shared by the main graph and every nested body."""
 
@@ -46,6 +53,8 @@ class OnnxGraphBuilder:
         const_op = self.registry.op("Const")
         param_op = self.registry.op("Parameter")
 
+        for item in (*graph_proto.initializer, *graph_proto.input, *graph_proto.output):
+            require_utf8(item.name, "a graph input, output or initializer")
         for init in list(graph_proto.initializer) + [s.values for s in graph_proto.sparse_initializer]:
             value, et = tensor_to_array(init, self.model_dir, self.raw_data.get(init.name))
             node = const_op.create(graph, (), name=init.name, value=value, element_type=et)
@@ -103,6 +112,8 @@ class OnnxGraphBuilder:
         return sub.build(graph_proto, is_body=True)
 
     def _add_node(self, graph, proto, tensors: dict, opset: int | None = None) -> None:
+        for text in (proto.name, proto.op_type, proto.domain, *proto.input, *proto.output):
+            require_utf8(text, f"node {text!r}" if text is proto.name else f"a name in node {proto.name!r}")
         domain = "" if proto.domain in DEFAULT_DOMAINS else proto.domain
         if self.expander is not None and self.expander.should_expand(proto, domain):
             body = self.expander.expand(proto, domain)

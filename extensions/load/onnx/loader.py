@@ -30,6 +30,19 @@ def check_model_proto(model, where: str) -> None:
             f"the file is truncated or of another format.")
 
 
+def check_opsets(opsets: dict[str, int], where: str) -> None:
+    """Refuse a default-domain opset newer than the installed onnx package defines: its operators
+    may mean something the converter does not know."""
+    import onnx.defs
+    newest = onnx.defs.onnx_opset_version()
+    declared = opsets.get("", 0)
+    if declared > newest:
+        raise InputModelError(
+            f"'{where}' declares ONNX opset {declared}, but the installed onnx package "
+            f"({onnx.__version__}) defines opsets up to {newest}: upgrade onnx (pip install -U onnx) or "
+            f"convert the model with an older opset.")
+
+
 class OnnxLoader(Loader):
     """Loads ONNX models: opsets per domain, initializers, external data, model-local functions
     (inlined), ONNX functions for ops without an extractor (expanded), and nested bodies."""
@@ -54,10 +67,15 @@ class OnnxLoader(Loader):
             check_model_proto(model, "the ModelProto given")
             model_dir = None
         registry = context.registry
+        where = model_input if isinstance(model_input, str) else "the ModelProto given"
+        opsets = opset_table(model.opset_import)
+        check_opsets(opsets, where)
         if model.functions:
             import onnx.inliner
-            model = onnx.inliner.inline_local_functions(model)
-        opsets = opset_table(model.opset_import)
+            try:
+                model = onnx.inliner.inline_local_functions(model)
+            except Exception as e:   # onnx raises ValidationError, RuntimeError... on a broken function
+                raise InputModelError(f"The model-local functions of '{where}' cannot be inlined: {e}") from e
         expander = FunctionExpander(registry, opsets, model)
         builder = OnnxGraphBuilder(context, opsets, model_dir, expander, raw_data)
         graph = builder.build(model.graph)

@@ -56,15 +56,26 @@ def _check_location(model_dir: str, location: str, tensor_name: str) -> str:
     return path
 
 
+def _byte_count(info: dict, key: str, default: int, tensor_name: str) -> int:
+    """An external-data ``offset`` or ``length``: a non-negative whole number of bytes."""
+    text = info.get(key)
+    if text is None:
+        return default
+    if not text.strip().isdigit():
+        raise InputModelError(f"External data of tensor '{tensor_name}' has {key} '{text}', which is not a "
+                              f"non-negative whole number of bytes: the model file is corrupt.")
+    return int(text)
+
+
 def _external_array(tensor, model_dir: str | None, dtype: np.dtype, shape: tuple) -> np.ndarray:
     info = {e.key: e.value for e in tensor.external_data}
     if model_dir is None:
         raise InputModelError(f"Tensor '{tensor.name}' uses external data but the model was not read "
                               f"from a file; pass the model's path instead.")
     path = _check_location(model_dir, info.get("location", ""), tensor.name)
-    offset = int(info.get("offset", 0))
+    offset = _byte_count(info, "offset", 0, tensor.name)
     count = int(np.prod(shape, dtype=np.int64))
-    length = int(info["length"]) if "length" in info else count * dtype.itemsize
+    length = _byte_count(info, "length", count * dtype.itemsize, tensor.name)
     file_size = os.path.getsize(path)
     if offset + length > file_size or length < count * dtype.itemsize:
         raise InputModelError(
@@ -103,8 +114,14 @@ def tensor_to_array(tensor, model_dir: str | None = None, raw=None) -> tuple[np.
         if model_dir is None:
             raise InputModelError(f"Tensor '{tensor.name}' uses external data but the model was not read from a file.")
         from onnx.external_data_helper import load_external_data_for_tensor
-        _check_location(model_dir, {e.key: e.value for e in tensor.external_data}.get("location", ""), tensor.name)
-        load_external_data_for_tensor(tensor, model_dir)
+        info = {e.key: e.value for e in tensor.external_data}
+        _check_location(model_dir, info.get("location", ""), tensor.name)
+        for key in ("offset", "length"):
+            _byte_count(info, key, 0, tensor.name)
+        try:
+            load_external_data_for_tensor(tensor, model_dir)
+        except (OSError, ValueError) as e:
+            raise InputModelError(f"Cannot read the external data of tensor '{tensor.name}': {e}") from e
     try:
         value = numpy_helper.to_array(tensor)
     except Exception as e:

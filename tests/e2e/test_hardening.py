@@ -1,0 +1,164 @@
+"""Broken models, hostile names and odd output folders: a clean error (one message, exit 1, no
+traceback, nothing left behind) or an IR the runtime reads, never an internal error."""
+import errno
+import os
+import subprocess
+import sys
+from unittest import mock
+
+import numpy as np
+import onnx
+import pytest
+from defusedxml import ElementTree
+from onnx import TensorProto, helper
+
+from mo import convert_model
+from mo.errors import InputModelError, OutputError
+from tests.e2e.test_cli import _assert_clean_failure, run_mo
+from tests.utils.onnx_models import conv_relu_model, make_model
+from tests.utils.runtime import core
+
+
+def _relu_model(name: str = "x") -> onnx.ModelProto:
+    return make_model([helper.make_node("Relu", [name], ["y"], name="relu")],
+                      [(name, TensorProto.FLOAT, [2])], [("y", TensorProto.FLOAT, [2])])
+
+
+def _external_model(tmp_path, offset: str):
+    """A model whose weight W lives in w.bin at ``offset`` (as the external-data entry says)."""
+    (tmp_path / "w.bin").write_bytes(np.arange(16, dtype=np.float32).tobytes())
+    weight = TensorProto(name="W", data_type=TensorProto.FLOAT, dims=[2])
+    weight.data_location = TensorProto.EXTERNAL
+    for key, value in (("location", "w.bin"), ("offset", offset), ("length", "8")):
+        weight.external_data.add(key=key, value=value)
+    model = make_model([helper.make_node("Add", ["x", "W"], ["y"], name="add")],
+                       [("x", TensorProto.FLOAT, [2])], [("y", TensorProto.FLOAT, [2])])
+    model.graph.initializer.append(weight)
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model.SerializeToString())
+    return str(path)
+
+
+@pytest.mark.parametrize("offset", ["-64", "abc", "1.5"])
+def test_external_data_offsets_that_are_not_byte_counts(tmp_path, offset):
+    path = _external_model(tmp_path, offset)
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", path, "--output_dir", str(out)), out, "'W'", f"offset '{offset}'")
+
+
+def test_external_data_at_a_valid_offset_converts(tmp_path):
+    paths = convert_model(_external_model(tmp_path, "8"), output_dir=str(tmp_path / "out"))
+    assert core().read_model(paths.xml) is not None
+
+
+def test_names_xml_cannot_carry_are_replaced_and_the_ir_loads(tmp_path):
+    model = _relu_model("in\x00x\x07")
+    paths = convert_model(model, output_dir=str(tmp_path))
+    ElementTree.parse(paths.xml)                      # well-formed
+    compiled = core().compile_model(core().read_model(paths.xml), "CPU")
+    assert compiled([np.array([-1, 2], np.float32)])[0].tolist() == [0, 2]
+
+
+def test_a_name_that_is_not_utf8_is_refused(tmp_path):
+    data = _relu_model("in\u00e9x").SerializeToString().replace("in\u00e9x".encode(), b"in\xff\xfex")
+    path = tmp_path / "model.onnx"
+    path.write_bytes(data)
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", str(path), "--output_dir", str(out)), out, "not UTF-8")
+
+
+def test_a_recursive_model_local_function_is_refused(tmp_path):
+    call = helper.make_node("Loopy", ["a"], ["b"], domain="local")
+    function = helper.make_function("local", "Loopy", ["a"], ["b"], [call], [helper.make_opsetid("", 17)])
+    model = make_model([helper.make_node("Loopy", ["x"], ["y"], domain="local")],
+                       [("x", TensorProto.FLOAT, [2])], [("y", TensorProto.FLOAT, [2])])
+    model.opset_import.append(helper.make_opsetid("local", 1))
+    model.functions.append(function)
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model.SerializeToString())
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", str(path), "--output_dir", str(out)), out,
+                          "model-local functions", "recursive")
+
+
+def test_an_opset_newer_than_onnx_defines_is_refused(tmp_path):
+    model = _relu_model()
+    model.opset_import[0].version = 99
+    with pytest.raises(InputModelError, match="opset 99"):
+        convert_model(model, output_dir=str(tmp_path))
+
+
+def test_output_dir_that_is_a_file(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    path = tmp_path / "model.onnx"
+    onnx.save(conv_relu_model(), str(path))
+    r = run_mo("--input_model", str(path), "--output_dir", str(blocker))
+    assert r.returncode == 1 and "must name a folder" in r.stderr and "internal error" not in r.stderr
+
+
+@pytest.mark.parametrize("code, words", [(errno.ENOSPC, "disk is full"), (errno.EACCES, "no permission")])
+def test_output_folder_that_cannot_be_written(tmp_path, code, words):
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if str(dst).endswith(".bin"):
+            raise OSError(code, os.strerror(code))
+        return real_replace(src, dst)
+
+    with mock.patch("mo.emit.ir.os.replace", failing_replace), pytest.raises(OutputError, match=words):
+        convert_model(conv_relu_model(), output_dir=str(tmp_path))
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_crash_never_leaves_an_old_xml_beside_a_new_bin(tmp_path):
+    first = convert_model(conv_relu_model(), output_dir=str(tmp_path), model_name="m")
+    old_bin = open(first.bin, "rb").read()
+    real_replace = os.replace
+
+    def killed_after_bin(src, dst):
+        real_replace(src, dst)
+        if str(dst).endswith(".bin"):
+            raise KeyboardInterrupt      # stands for SIGKILL between the two renames
+    with mock.patch("mo.emit.ir.os.replace", killed_after_bin), pytest.raises(KeyboardInterrupt):
+        convert_model(conv_relu_model(batch=1), output_dir=str(tmp_path), model_name="m",
+                      compress_to_fp16=False)
+    assert not os.path.exists(first.xml)              # no IR rather than a mixed one
+    assert open(first.bin, "rb").read() != old_bin
+
+
+def test_temporary_files_of_a_killed_run_are_removed(tmp_path):
+    stale = [tmp_path / ".m.abc123.bin.tmp", tmp_path / ".m.def456.xml.tmp"]
+    for p in stale:
+        p.write_bytes(b"x" * 100)
+    other = tmp_path / ".other.abc.bin.tmp"
+    other.write_bytes(b"x")
+    convert_model(conv_relu_model(), output_dir=str(tmp_path), model_name="m")
+    assert not any(p.exists() for p in stale) and other.exists()
+
+
+def test_model_name_with_a_folder_is_refused(tmp_path):
+    path = tmp_path / "model.onnx"
+    onnx.save(conv_relu_model(), str(path))
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", str(path), "--output_dir", str(out), "--model_name", "a/b"),
+                          out, "--model_name 'a/b'")
+
+
+def test_a_missing_framework_package_says_what_to_install(tmp_path):
+    path = tmp_path / "model.onnx"
+    onnx.save(conv_relu_model(), str(path))
+    code = ("import sys; sys.modules['onnx'] = None; from mo.main import main; "
+            f"sys.exit(main(['--input_model', {str(path)!r}, '--output_dir', {str(tmp_path / 'out')!r}]))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert r.returncode == 1 and "pip install onnx" in r.stderr and "internal error" not in r.stderr
+
+
+def test_output_piped_into_a_reader_that_closes_early():
+    """`mo --list_transforms | head -1`: stdout is a pipe whose reader is gone; no traceback."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = ("import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
+            "sys.argv = ['mo', '--list_transforms']; from mo.main import entry; entry()")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0 and "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
