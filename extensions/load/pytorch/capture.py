@@ -10,6 +10,7 @@ torch is imported only here and in the decoders, when a PyTorch model is convert
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 import os
@@ -44,16 +45,45 @@ def is_torch_model(obj: Any) -> bool:
 
 def _archive_kind(path: str) -> str | None:
     """'torchscript' or 'exported' from the names inside a zip archive, None if not a zip."""
+    if not zipfile.is_zipfile(path):
+        return None
     try:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
-    except (zipfile.BadZipFile, OSError):
-        return None
+    except (zipfile.BadZipFile, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError) as e:
+        raise InputModelError(f"'{path}' is a damaged zip archive and cannot be read as a PyTorch model "
+                              f"({type(e).__name__}: {e}).") from e
     if any(n.endswith(("constants.pkl", "/code/__torch__.py")) or "/code/__torch__/" in n for n in names):
         return "torchscript"
     if any("serialized_exported_program" in n or n.endswith("archive_format") or "/models/" in n for n in names):
         return "exported"
     return None
+
+
+@contextlib.contextmanager
+def tensors_only_unpickling(path: str):
+    """While loading an ExportedProgram archive, every pickle torch reads (weights, constants,
+    sample inputs) is read with ``weights_only=True``: tensors and plain containers, never code.
+    torch.export.load would otherwise retry a payload it cannot read that way with a full
+    unpickler, which runs whatever the file asks for; here that payload is refused."""
+    import torch
+    real_load = torch.load
+
+    def load(*args, **kwargs):
+        kwargs["weights_only"] = True
+        try:
+            return real_load(*args, **kwargs)
+        except Exception as e:
+            raise InputModelError(
+                f"'{path}' holds pickled Python objects that only an unsafe load could read (a payload "
+                f"that is not tensor data, e.g. in its sample inputs or constants): it is not converted, "
+                f"because loading it could run code from the file. Save the program again with tensor "
+                f"inputs only, or convert the ExportedProgram object from Python. ({type(e).__name__})") from e
+    torch.load = load
+    try:
+        yield
+    finally:
+        torch.load = real_load
 
 
 def load_file(path: str, example_input: Any = None) -> Captured:
@@ -69,8 +99,11 @@ def load_file(path: str, example_input: Any = None) -> Captured:
             f"cannot be converted from a file: pass the module object to convert_model instead.")
     try:
         if kind == "exported":
-            return Captured("exported", torch.export.load(path), [], name)
+            with tensors_only_unpickling(path):
+                return Captured("exported", torch.export.load(path), [], name)
         module = torch.jit.load(path, map_location="cpu")
+    except InputModelError:
+        raise
     except Exception as e:
         raise InputModelError(f"Cannot read the PyTorch model '{path}': {type(e).__name__}: {e}") from e
     args, kwargs = example_inputs(example_input)

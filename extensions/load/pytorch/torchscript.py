@@ -53,15 +53,23 @@ _IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten
                       "prim::SetAttr"})
 
 
+# A scripted loop is unrolled while it is decoded; past this many iterations it is refused (a
+# `while True` loop has trip count INT64_MAX and would never finish).
+MAX_UNROLLED_ITERATIONS = 4096
+
+
 def source_of(node) -> str | None:
     """'file.py:line' of a TorchScript node: the innermost frame outside torch itself, else the
-    location the graph printer shows."""
-    text = node.sourceRange()
+    location the graph printer shows; None when the archive's debug information is damaged."""
+    try:
+        text = node.sourceRange()
+        printed = str(node).splitlines()[0].split(" # ", 1)
+    except (RuntimeError, UnicodeDecodeError):
+        return None
     frames = re.findall(r"^(.+?)\((\d+)\): ", text, flags=re.M)
     for path, line in frames:
         if not is_torch_file(path):
             return f"{path}:{line}"
-    printed = str(node).splitlines()[0].split(" # ", 1)
     if len(printed) == 2 and printed[1].strip() not in ("", ":0:0"):
         return printed[1].strip().rsplit(":", 1)[0]
     return f"{frames[0][0]}:{frames[0][1]}" if frames else None
@@ -257,14 +265,22 @@ class TorchScriptDecoder:
         results = list(block.outputs())
         values = list(carried)
         for i in range(count):
+            if i == MAX_UNROLLED_ITERATIONS:
+                raise InputModelError(
+                    f"A loop at {source_of(node)} runs more than {MAX_UNROLLED_ITERATIONS} iterations when "
+                    f"unrolled (a `while True` loop whose exit the converter cannot see?); trace or export the "
+                    f"model instead of scripting it.")
             self.b.env[params[0].unique()] = i
             for param, value in zip(params[1:], values):
                 self.b.env[param.unique()] = value
             self.decode_block(block)
-            if self.b.env[results[0].unique()] is not True:
+            go_on = self.b.env[results[0].unique()]
+            if go_on is not True and go_on is not False:
                 raise InputModelError(f"A loop at {source_of(node)} stops on a condition the model computes; "
                                       f"only loops with a known number of iterations are supported.")
             values = [self.b.env[v.unique()] for v in results[1:]]
+            if go_on is False:        # a `break` on values known when converting
+                break
         for out, value in zip(outs, values):
             self.b.env[out.unique()] = value
 

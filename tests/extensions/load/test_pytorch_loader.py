@@ -218,3 +218,79 @@ def test_converting_onnx_does_not_import_torch(tmp_path):
             "assert 'torch' not in sys.modules, 'torch was imported'\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+class _CountedLoop(torch.nn.Module):
+    def forward(self, x):
+        i = 0
+        while True:
+            x = x + 1
+            i += 1
+            if i >= 3:
+                break
+        return x
+
+
+class _EndlessLoop(torch.nn.Module):
+    def forward(self, x):
+        while True:
+            x = x + 1
+        return x
+
+
+def test_scripted_while_true_with_a_known_break_is_unrolled(tmp_path):
+    path = str(tmp_path / "loop.pt")
+    torch.jit.save(torch.jit.script(_CountedLoop()), path)
+    paths = convert_model(input_model=path, input="x[2]{f32}", output_dir=str(tmp_path))
+    x = np.array([1, 2], np.float32)
+    assert_close(run_ir(paths.xml, [x]), [x + 3])
+
+
+def test_scripted_endless_loop_is_refused_not_unrolled_forever(tmp_path):
+    path = str(tmp_path / "forever.pt")
+    torch.jit.save(torch.jit.script(_EndlessLoop()), path)
+    with pytest.raises(InputModelError, match="more than 4096 iterations"):
+        convert_model(input_model=path, input="x[2]{f32}", output_dir=str(tmp_path))
+
+
+def test_damaged_archive_is_refused(tmp_path):
+    path = str(tmp_path / "model.pt")
+    torch.jit.save(torch.jit.script(_CountedLoop()), path)
+    data = bytearray(open(path, "rb").read())
+    central = data.rfind(b"PK\x01\x02")              # a file name in the central directory
+    data[central + 47] = 0xE9                          # becomes invalid UTF-8 (with the UTF-8 flag)
+    data[central + 8] |= 0x08
+    data[central + 9] |= 0x08
+    open(path, "wb").write(bytes(data))
+    with pytest.raises(InputModelError):
+        convert_model(input_model=path, input="x[2]{f32}", output_dir=str(tmp_path))
+
+
+class _Payload:
+    """Pickles to a call that leaves a marker file: what a hostile archive would run."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_exported_program_with_a_pickle_payload_is_refused_without_running_it(tmp_path):
+    import io
+    import zipfile
+    ep = torch.export.export(_CountedLoop(), (torch.randn(2),))
+    path = str(tmp_path / "model.pt2")
+    torch.export.save(ep, path)
+    marker = tmp_path / "ran"
+    payload = io.BytesIO()
+    torch.save((_Payload(str(marker)),), payload)
+    hostile = str(tmp_path / "hostile.pt2")
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(hostile, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            dst.writestr(item, payload.getvalue() if item.filename.endswith("sample_inputs/model.pt") else data)
+    with pytest.raises(InputModelError, match="pickled Python objects"):
+        convert_model(input_model=hostile, output_dir=str(tmp_path / "out"))
+    assert not marker.exists()
+    assert not os.path.exists(tmp_path / "out") or os.listdir(tmp_path / "out") == []
