@@ -11,7 +11,7 @@ import logging
 
 import numpy as np
 
-from mo.cli.preprocess_spec import ALL_INPUTS
+from mo.cli.preprocess_spec import ALL_INPUTS, expand_layout, layout_tokens
 from mo.errors import OptionError
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import Transform
@@ -20,8 +20,8 @@ log = logging.getLogger("mo")
 
 
 def layout_rt_info(layout: str) -> dict:
-    """Port rt_info of a layout, as the runtime reads it: layout="[N,C,H,W]"."""
-    return {0: {"layout": {"layout": "[" + ",".join(layout) + "]"}}}
+    """Port rt_info of a layout, as the runtime reads it: layout="[N,C,H,W]" ("[N,...]")."""
+    return {0: {"layout": {"layout": "[" + ",".join(layout_tokens(layout)) + "]"}}}
 
 
 def _for_input(table: dict, name: str):
@@ -61,15 +61,25 @@ class ApplyLayoutAndPreprocessing(Transform):
         shape = param.shape
         rank = None if shape is None else len(shape)
         source = spec.source if spec else None
-        if source and rank is not None and len(source) != rank:
-            raise OptionError(f"Layout '{source}' given for input '{param.name}' has {len(source)} dimensions but "
-                              f"the input has shape of rank {rank}.")
-        layout = source or (default_layout if rank == len(default_layout) else None)
+        try:
+            full = expand_layout(source, rank) if source else None
+            if spec and spec.target:
+                expand_layout(spec.target, rank)
+        except OptionError as e:
+            raise OptionError(f"--layout of input '{param.name}': {e}") from None
+        layout = full or (default_layout if rank == len(default_layout) else None)
         channel = layout.index("C") if layout and "C" in layout else None
         b = OpBuilder(graph, param.name)
-        consumers = param.out_port(0).get_destinations()
-        current = param.out_port(0)
+        start = param
+        readers = param.out_port(0).get_destinations()
+        if len(readers) == 1 and readers[0].node.get("input_convert"):
+            start = readers[0].node          # preprocess in the type the model computes in
+        consumers = start.out_port(0).get_destinations()
+        current = start.out_port(0)
         if spec and spec.target and spec.target != source:
+            if any(c in "?." for c in source + spec.target) or sorted(source) != sorted(spec.target):
+                raise OptionError(f"--layout of input '{param.name}': changing layout {source} into {spec.target} "
+                                  f"needs the same dimensions named by letters in both (no ? or ...).")
             to_source = [spec.target.index(c) for c in source]
             if shape is not None:
                 param["shape"] = tuple(shape[source.index(c)] for c in spec.target)
@@ -88,7 +98,7 @@ class ApplyLayoutAndPreprocessing(Transform):
                                name=f"{param.name}/{'mean' if op == 'Subtract' else 'scale'}")
         if opts.scale is not None:
             current = b.Divide(current, np.array(opts.scale, np.float32), name=f"{param.name}/scale")
-        if current != param.out_port(0):
+        if current != start.out_port(0):
             for port in consumers:
                 current.connect(port)
         return reversed_here

@@ -45,12 +45,41 @@ class LayoutSpec:
     target: str | None = None
 
 
+ELLIPSIS = "..."
+
+
 def _check_layout(layout: str, option: str) -> str:
+    """A layout in upper-case short form: letters (each once), ``?`` for an unnamed dimension, and
+    at most one ``...`` standing for any number of dimensions ("NCHW", "N...", "NC?", "...C")."""
     layout = layout.strip().upper().replace("[", "").replace("]", "").replace(",", "")
-    if not re.fullmatch(r"[A-Z?.]*", layout) or len(set(c for c in layout if c not in "?.")) != \
-            len([c for c in layout if c not in "?."]):
-        raise OptionError(f"Malformed layout '{layout}' in {option}: use letters such as NCHW, each once.")
+    named = layout.replace(ELLIPSIS, "", 1)
+    letters = [c for c in named if c != "?"]
+    if not re.fullmatch(r"[A-Z?]*", named) or len(set(letters)) != len(letters):
+        raise OptionError(f"Malformed layout '{layout}' in {option}: use letters such as NCHW, each once, ? for an "
+                          f"unnamed dimension and at most one ... for any number of dimensions.")
     return layout
+
+
+def layout_tokens(layout: str) -> list[str]:
+    """The dimensions of a layout: its letters and ``?``, with ``...`` as one entry."""
+    head, sep, tail = layout.partition(ELLIPSIS)
+    return list(head) + ([ELLIPSIS] if sep else []) + list(tail)
+
+
+def expand_layout(layout: str, rank: int | None) -> str | None:
+    """The layout with one letter or ``?`` per dimension of a tensor of ``rank`` (``...`` becomes
+    as many ``?`` as needed); None when that cannot be known. A layout that cannot fit ``rank`` is
+    an OptionError."""
+    fixed = len(layout.replace(ELLIPSIS, "", 1))
+    if ELLIPSIS not in layout:
+        if rank is not None and fixed != rank:
+            raise OptionError(f"Layout '{layout}' has {fixed} dimensions but the input has rank {rank}.")
+        return layout
+    if rank is None:
+        return None
+    if fixed > rank:
+        raise OptionError(f"Layout '{layout}' names {fixed} dimensions but the input has rank {rank}.")
+    return layout.replace(ELLIPSIS, "?" * (rank - fixed), 1)
 
 
 def parse_layouts(layout=None, source_layout=None, target_layout=None) -> dict[str, LayoutSpec]:

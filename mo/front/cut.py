@@ -38,8 +38,23 @@ def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
                 f"model's input has shape {shape_str(declared)} (rank {len(declared)}).")
         param["shape"] = tuple(shape)
     if spec.element_type is not None:
+        declared = None if param.get("element_type_unknown") else param.get("element_type")
         param["element_type"] = spec.element_type
         param["element_type_unknown"] = False
+        if declared is not None and declared != spec.element_type:
+            convert_input(param, declared)
+
+
+def convert_input(param: Node, element_type: str) -> None:
+    """The model computes on ``element_type``; its input now takes another type: a Convert after
+    the Parameter gives the model what it declared (as OpenVINO's converter does)."""
+    consumers = param.out_port(0).get_destinations()
+    convert = param.graph.registry.op("Convert").create(param.graph, [param.out_port(0)],
+                                                        name=f"{param.name}/to_{element_type}",
+                                                        destination_type=element_type)
+    convert["input_convert"] = True
+    for port in consumers:
+        convert.out_port(0).connect(port)
 
 
 def apply_cut(graph, opts) -> None:

@@ -162,3 +162,42 @@ def test_output_piped_into_a_reader_that_closes_early():
             "sys.argv = ['mo', '--list_transforms']; from mo.main import entry; entry()")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
     assert r.returncode == 0 and "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+
+
+def _tiny_cnn(tmp_path):
+    path = tmp_path / "model.onnx"
+    onnx.save(conv_relu_model(batch=1), str(path))
+    return str(path)
+
+
+def _compiles(xml):
+    model = core().read_model(xml)
+    core().compile_model(model, "CPU")
+    return model
+
+
+def test_an_input_type_the_model_does_not_compute_in_gets_a_convert(tmp_path):
+    paths = convert_model(_tiny_cnn(tmp_path), output_dir=str(tmp_path / "out"), input="x{u8}",
+                          mean_values="[1,2,3]", compress_to_fp16=False)
+    model = _compiles(paths.xml)
+    assert model.input(0).get_element_type().get_type_name() == "u8"
+    from tests.utils.onnx_models import run_onnxruntime
+    from tests.utils.runtime import assert_close, run_ir
+    x = np.random.default_rng(0).integers(0, 8, (1, 3, 8, 8)).astype(np.uint8)
+    mean = np.array([1, 2, 3], np.float32).reshape(1, 3, 1, 1)
+    assert_close(run_ir(paths.xml, [x]), run_onnxruntime(_tiny_cnn(tmp_path), [x.astype(np.float32) - mean]))
+
+
+@pytest.mark.parametrize("layout, expected", [("n...", "[N,...]"), ("nc...", "[N,C,...]"), ("...c", "[...,C]"),
+                                              ("n?hw", "[N,?,H,W]")])
+def test_layouts_with_unnamed_dimensions_give_an_ir_that_loads(tmp_path, layout, expected):
+    paths = convert_model(_tiny_cnn(tmp_path), output_dir=str(tmp_path / "out"), layout=layout)
+    assert _compiles(paths.xml).input(0).get_node().get_layout().to_string() == expected
+
+
+@pytest.mark.parametrize("layout, words", [("nc", "rank 4"), ("n.c", "Malformed layout"),
+                                           ("x(n...->nchw)", "same dimensions"), ("nchw->n?hw", "same dimensions")])
+def test_layouts_that_cannot_fit_are_refused(tmp_path, layout, words):
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", _tiny_cnn(tmp_path), "--output_dir", str(out), "--layout", layout),
+                          out, words)
