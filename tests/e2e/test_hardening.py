@@ -201,3 +201,18 @@ def test_layouts_that_cannot_fit_are_refused(tmp_path, layout, words):
     out = tmp_path / "out"
     _assert_clean_failure(run_mo("--input_model", _tiny_cnn(tmp_path), "--output_dir", str(out), "--layout", layout),
                           out, words)
+
+
+@pytest.mark.parametrize("node, words", [
+    (helper.make_node("Add", ["x"], ["y"], name="add"), "lacks its required input 1 ('B')"),
+    (helper.make_node("Conv", ["", "x"], ["y"], name="conv"), "lacks its required input 0 ('X')"),
+    (helper.make_node("Relu", ["x"], ["y", "z"], name="relu"), "has 2 outputs where the operator gives 1"),
+    (helper.make_node("Sum", [], ["y"], name="sum"), "has 0 inputs where the operator takes at least 1"),
+    (helper.make_node("Loop", ["", "", "x"], ["y"], name="loop"), "lacks its required attribute 'body'"),
+])
+def test_nodes_that_break_their_operator_schema_are_refused(tmp_path, node, words):
+    model = make_model([node], [("x", TensorProto.FLOAT, [2])], [("y", TensorProto.FLOAT, [2])])
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model.SerializeToString())
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", str(path), "--output_dir", str(out)), out, f"'{node.name}'", words)

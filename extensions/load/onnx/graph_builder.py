@@ -8,6 +8,8 @@ and the node that owns the body gets that tensor as an extra input.
 """
 from __future__ import annotations
 
+import functools
+
 from extensions.load.onnx.tensors import tensor_to_array, type_proto_info
 from mo.errors import InputModelError
 from mo.graph.graph import Graph
@@ -27,6 +29,49 @@ def require_utf8(text, what: str) -> None:
     if isinstance(text, bytes):
         raise InputModelError(f"The name of {what} is not UTF-8 text ({text!r}), as ONNX requires: the model "
                               f"file is corrupt.")
+
+
+@functools.lru_cache(maxsize=None)
+def _schema(op_type: str, opset: int, domain: str):
+    import onnx.defs
+    try:
+        return onnx.defs.get_schema(op_type, opset, domain or "")
+    except Exception:       # an op of a domain or version the onnx package does not know
+        return None
+
+
+def check_node(proto, name: str, domain: str, opset: int) -> None:
+    """The node gives every input its operator requires and no more inputs or outputs than it
+    takes (an empty name is an omitted optional input), as the ONNX schema of its opset says."""
+    schema = _schema(proto.op_type, opset, domain)
+    if schema is None:
+        return
+    what = f"Node '{name}' ({proto.op_type}, opset {opset})"
+    inputs = list(proto.input)
+    formal = list(schema.inputs)
+    single = type(formal[0].option).Single if formal else None
+    for i, param in enumerate(formal):
+        if param.option == single and (i >= len(inputs) or not inputs[i]):
+            raise InputModelError(f"{what} lacks its required input {i} ('{param.name}'): the model is invalid.")
+    given = len(inputs)
+    while given and not inputs[given - 1]:
+        given -= 1
+    if given > schema.max_input or given < schema.min_input:
+        raise InputModelError(f"{what} has {given} inputs where the operator takes "
+                              f"{_count_range(schema.min_input, schema.max_input)}: the model is invalid.")
+    if len(proto.output) > schema.max_output or len(proto.output) < schema.min_output:
+        raise InputModelError(f"{what} has {len(proto.output)} outputs where the operator gives "
+                              f"{_count_range(schema.min_output, schema.max_output)}: the model is invalid.")
+    given_attrs = {a.name for a in proto.attribute}
+    for attr_name, attr in schema.attributes.items():
+        if attr.required and attr_name not in given_attrs:
+            raise InputModelError(f"{what} lacks its required attribute '{attr_name}': the model is invalid.")
+
+
+def _count_range(low: int, high: int) -> str:
+    if high >= 2 ** 30:
+        return f"at least {low}"
+    return str(low) if low == high else f"{low} to {high}"
 
 
 class OnnxGraphBuilder:
@@ -122,6 +167,7 @@ class OnnxGraphBuilder:
                     self._add_node(graph, inner, tensors, inner_opset)
                 return
         name = proto.name or next((o for o in proto.output if o), proto.op_type)
+        check_node(proto, name, domain, opset if opset is not None else self.opsets.get(domain, 1))
         node = graph.add_op({"name": name, "fw_op": proto.op_type, "domain": domain, "pb": proto,
                              "opset": opset if opset is not None else self.opsets.get(domain, 1),
                              "op": None})
