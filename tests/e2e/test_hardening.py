@@ -216,3 +216,18 @@ def test_nodes_that_break_their_operator_schema_are_refused(tmp_path, node, word
     path.write_bytes(model.SerializeToString())
     out = tmp_path / "out"
     _assert_clean_failure(run_mo("--input_model", str(path), "--output_dir", str(out)), out, f"'{node.name}'", words)
+
+
+def test_tf_type_attribute_of_the_wrong_kind_is_refused(tmp_path):
+    import tensorflow as tf
+
+    from tests.utils.tf_models import freeze, specs_for, write_pb
+    x = np.ones((2, 3), np.float32)
+    graph_def = freeze(tf.function(lambda a: tf.math.rsqrt(a) + 1.0), specs_for([x]))
+    node = next(n for n in graph_def.node if n.op == "Rsqrt")
+    node.attr["T"].Clear()
+    node.attr["T"].f = float("nan")
+    path = write_pb(graph_def, str(tmp_path / "model.pb"))
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo("--input_model", path, "--output_dir", str(out)), out,
+                          "Attribute 'T'", "(Rsqrt)", "should be an element type")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from extensions.load.tf.tensors import element_type_of, shape_of, tensor_to_array
+from mo.errors import InputModelError
 from mo.front.extractor import Extractor
 from mo.graph.node import Node
 
@@ -57,8 +58,13 @@ class TfExtractor(Extractor):
 
     @classmethod
     def dtype(cls, node: Node, name: str = "T") -> str | None:
-        """Element type held in a type attribute (``T`` by default)."""
-        return cls.attr(node, name)
+        """Element type held in a type attribute (``T`` by default); an attribute of another kind
+        is a corrupt model."""
+        value = cls.attr(node, name)
+        if value is not None and not isinstance(value, str):
+            raise InputModelError(f"Attribute '{name}' of node '{node.name}' ({node.fw_op}) should be an element "
+                                  f"type but is {value!r}: the model is corrupt.")
+        return value
 
     @classmethod
     def data_format(cls, node: Node, default: str = "NHWC") -> str:
