@@ -12,6 +12,7 @@ setup(
     description="Model optimizer: converts ONNX and TensorFlow models to OpenVINO IR v11",
     packages=find_packages(include=["mo", "mo.*", "extensions", "extensions.*"]),
     py_modules=[],
+    package_data={"extensions.load.tf": ["op_arity.json"]},
     python_requires=">=3.10",
     install_requires=["numpy>=1.24", "networkx>=3.0", "protobuf>=4.21", "defusedxml>=0.7"],
     extras_require={

@@ -46,6 +46,7 @@ def fill_window_defaults(node, data: dict, n_spatial: int | None) -> dict:
 
 
 class ConvolutionBase(Op):
+    same_type_inputs = (0, 1)
     abstract = True
     defaults = {"strides": None, "dilations": None, "pads_begin": None, "pads_end": None, "auto_pad": "explicit"}
     ir_attrs = ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")
@@ -152,6 +153,8 @@ class GroupConvolutionBackpropData(ConvolutionBackpropData):
 
 class DeformableConvolution(ConvolutionBase):
     """data, offsets, filters[, mask] (opset8)."""
+
+    same_type_inputs = (0, 1, 2)
 
     op = "DeformableConvolution"
     version = "opset8"

@@ -15,6 +15,8 @@ _erf = np.vectorize(math.erf, otypes=[np.float64])
 class BinaryElementwise(Op):
     """Two inputs broadcast with numpy rules (``auto_broadcast``); ``fn`` computes values."""
 
+    same_type_inputs = (0, 1)
+
     abstract = True
     defaults = {"auto_broadcast": "numpy"}
     ir_attrs = ("auto_broadcast",)
@@ -207,6 +209,8 @@ class PRelu(Op):
     other slope broadcasts with numpy rules. ``numpy_slope`` (ONNX) prefers numpy rules for a
     1-D slope that fits the last dim too (``extensions/middle/elementwise_edges.py``)."""
 
+    same_type_inputs = (0, 1)
+
     op = "PRelu"
 
     @classmethod
@@ -219,6 +223,8 @@ class PRelu(Op):
 
 class Select(Op):
     """cond ? then : else with numpy broadcasting."""
+
+    same_type_inputs = (1, 2)
 
     op = "Select"
     defaults = {"auto_broadcast": "numpy"}

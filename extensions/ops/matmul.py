@@ -43,6 +43,8 @@ class MatMul(Op):
     """Matrix product with numpy broadcasting of the batch dims; ``transpose_a/b`` swap the last
     two dims of a 2-D-or-more operand."""
 
+    same_type_inputs = (0, 1)
+
     op = "MatMul"
     defaults = {"transpose_a": False, "transpose_b": False}
     ir_attrs = ("transpose_a", "transpose_b")

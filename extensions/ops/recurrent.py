@@ -46,6 +46,7 @@ class RecurrentSequence(Op):
 
 
 class LSTMSequence(RecurrentSequence):
+    same_type_inputs = (0, 1, 2, 4, 5, 6)
     op = "LSTMSequence"
     num_outputs = 3
     gates = 4
@@ -53,6 +54,7 @@ class LSTMSequence(RecurrentSequence):
 
 
 class GRUSequence(RecurrentSequence):
+    same_type_inputs = (0, 1, 3, 4, 5)
     op = "GRUSequence"
     num_outputs = 2
     gates = 3
@@ -61,6 +63,7 @@ class GRUSequence(RecurrentSequence):
 
 
 class RNNSequence(RecurrentSequence):
+    same_type_inputs = (0, 1, 3, 4, 5)
     op = "RNNSequence"
     num_outputs = 2
     defaults = {**RecurrentSequence.defaults, "activations": ["tanh"]}

@@ -191,6 +191,7 @@ class Transpose(Op):
 
 
 class Concat(Op):
+    same_type_inputs = "all"
     op = "Concat"
     defaults = {"axis": 0}
     ir_attrs = ("axis",)

@@ -12,6 +12,7 @@ and how outputs are computed:
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -19,6 +20,9 @@ import numpy as np
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.utils.types import np_dtype
+
+# Constant folding leaves alone a result of more elements than this (1 GiB of f32).
+FOLD_LIMIT = 2 ** 28
 
 
 class Op:
@@ -34,6 +38,8 @@ class Op:
     # An op with side effects or randomness is never constant-folded; a node with the attribute
     # ``foldable`` False is not either (e.g. the Convert that decompresses low-precision weights).
     foldable: bool = True
+    # Inputs that must share one element type (the IR is invalid otherwise); "all" for every input.
+    same_type_inputs: tuple[int, ...] | str = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -98,7 +104,7 @@ class Op:
         ports = sorted(node.in_ports())
         values = [node.in_port(i).data.get_value() for i in ports]
         if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
-                and cls.has_evaluate():
+                and cls.has_evaluate() and not cls._too_big_to_fold(node):
             results = cls.evaluate(node, *[node.in_value(i) if i in ports else None
                                            for i in range(max(ports) + 1)])
             if not isinstance(results, (list, tuple)):
@@ -114,6 +120,16 @@ class Op:
         shapes = cls.infer_shapes(node)
         for i, s in enumerate(shapes):
             node.out_port(i).data.set_shape(s)
+
+    @classmethod
+    def _too_big_to_fold(cls, node: Node) -> bool:
+        """Whether the output shapes (known without computing, for ops with their own
+        ``infer_shapes``) hold more than FOLD_LIMIT elements: such a value is left for the
+        runtime to compute rather than materialised here."""
+        if cls.infer_shapes.__func__ is Op.infer_shapes.__func__:
+            return False
+        return any(s is not None and all(d >= 0 for d in s) and math.prod(s) > FOLD_LIMIT
+                   for s in cls.infer_shapes(node))
 
     @classmethod
     def has_evaluate(cls) -> bool:

@@ -12,6 +12,7 @@ from mo.front.cut import apply_cut
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
 from mo.pipeline.translate import translate_graph
+from mo.pipeline.validate import validate
 from mo.registry import Registry
 from mo.utils.origin import class_origin, is_user_class
 
@@ -163,6 +164,7 @@ def convert(opts: ConversionOptions) -> IRPaths:
     run_phase(graph, "middle", framework, registry, report)
     run_phase(graph, "back", framework, registry, report)
     t = time.perf_counter()
+    validate(graph)
     name = model_name_for(opts, graph)
     rt_info = {"MO_version": VERSION,
                "conversion_parameters": {k: v for k, v in sorted(opts.given.items())}}

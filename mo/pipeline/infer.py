@@ -11,10 +11,16 @@ IR stays reshapeable.
 """
 from __future__ import annotations
 
+import math
+
 from mo.errors import ConversionError, ExtensionError, GraphError
 from mo.graph.node import Node
 from mo.utils.origin import class_origin, is_user_class
 from mo.utils.shape import shape_str
+
+# A static tensor with more elements than this is refused (2^32: 16 GiB of f32, more than the largest
+# weight of any model we know).
+MAX_ELEMENTS = 2 ** 32
 
 # Ops whose output value is derived from input shapes rather than input values.
 SHAPE_SOURCES = frozenset({"ShapeOf"})
@@ -41,6 +47,12 @@ def infer_node(node: Node) -> None:
             f"[{inputs}]: {type(e).__name__}: {e}") from e
     if node.id not in graph:
         return    # a LoweredOp replaced itself by opset ops, inferred as they were created
+    for i in range(op_class.outputs_count(node)):
+        shape = graph._node[graph.output_data(node.id, i)].get("shape")
+        if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)} "
+                             f"({math.prod(shape):,} elements), more than any device holds: the model or the "
+                             f"input shapes given are wrong.")
     derived = node.op in SHAPE_SOURCES or any(
         graph._node[d].get("shape_derived") for d in
         (graph.input_data(node.id, i) for i in node.in_ports()) if d is not None)

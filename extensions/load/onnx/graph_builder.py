@@ -62,10 +62,20 @@ def check_node(proto, name: str, domain: str, opset: int) -> None:
     if len(proto.output) > schema.max_output or len(proto.output) < schema.min_output:
         raise InputModelError(f"{what} has {len(proto.output)} outputs where the operator gives "
                               f"{_count_range(schema.min_output, schema.max_output)}: the model is invalid.")
-    given_attrs = {a.name for a in proto.attribute}
+    given_attrs = {a.name: a for a in proto.attribute}
     for attr_name, attr in schema.attributes.items():
         if attr.required and attr_name not in given_attrs:
             raise InputModelError(f"{what} lacks its required attribute '{attr_name}': the model is invalid.")
+    for attr_name, given in given_attrs.items():
+        expected = schema.attributes.get(attr_name)
+        if expected is None:
+            raise InputModelError(f"{what} has an attribute '{attr_name}' that the operator does not define: "
+                                  f"the model is invalid.")
+        if given.type != int(expected.type.value):
+            from onnx import AttributeProto
+            raise InputModelError(f"{what} has attribute '{attr_name}' of type "
+                                  f"{AttributeProto.AttributeType.Name(given.type)} where the operator takes "
+                                  f"{expected.type.name}: the model is invalid.")
 
 
 def _count_range(low: int, high: int) -> str:

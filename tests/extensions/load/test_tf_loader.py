@@ -199,3 +199,15 @@ def test_keras_recurrent_model_object_reads_its_variables_in_the_loop(tmp_path):
     model = keras.Model(inp, keras.layers.GRU(4)(keras.layers.LSTM(6, return_sequences=True)(inp)))
     x = random((2, 5, 3), seed=6)
     assert_close(run_ir(convert(model, tmp_path / "ir"), [x]), [model(x).numpy()])
+
+
+def test_op_arity_table_matches_tensorflow():
+    """extensions/load/tf/op_arity.json is what TensorFlow's op registry says (regenerate with
+    python -m tests.utils.tf_op_arity)."""
+    import json
+
+    from tests.utils.tf_op_arity import TABLE, compute_arity
+    with open(TABLE) as f:
+        table = json.load(f)
+    computed = compute_arity()
+    assert {k: table.get(k) for k in computed} == computed

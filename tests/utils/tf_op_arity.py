@@ -1,0 +1,49 @@
+"""The number of data inputs each TensorFlow op type takes, from TensorFlow's own op registry:
+the table extensions/load/tf/op_arity.json is generated from it (the loader checks nodes against
+the table without importing TensorFlow).
+
+    python -m tests.utils.tf_op_arity      # rewrites extensions/load/tf/op_arity.json
+"""
+from __future__ import annotations
+
+import json
+import os
+
+TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                     "extensions", "load", "tf", "op_arity.json")
+
+
+def compute_arity() -> dict[str, list]:
+    """{op type: [least inputs, most inputs or None for any number]} of every registered op."""
+    import tensorflow as tf
+    from tensorflow.python.framework import op_def_registry
+    table = {}
+    for name in sorted(n for n in dir(tf.raw_ops) if not n.startswith("_")):
+        op_def = op_def_registry.get(name)
+        if op_def is None:
+            continue
+        minimums = {a.name: (a.minimum if a.has_minimum else 0) for a in op_def.attr}
+        least, most = 0, 0
+        for arg in op_def.input_arg:
+            if arg.number_attr:
+                least += minimums.get(arg.number_attr, 0)
+                most = None
+            elif arg.type_list_attr:
+                least += minimums.get(arg.type_list_attr, 0)
+                most = None
+            else:
+                least += 1
+                most = None if most is None else most + 1
+        table[name] = [least, most]
+    return table
+
+
+def format_table(table: dict) -> str:
+    """The JSON text of the table, one op per line."""
+    lines = [f"  {json.dumps(name)}: {json.dumps(arity)}" for name, arity in sorted(table.items())]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+if __name__ == "__main__":
+    with open(TABLE, "w") as f:
+        f.write(format_table(compute_arity()))
