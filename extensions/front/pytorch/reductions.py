@@ -1,16 +1,17 @@
-"""Lowering of the ATen reductions (sum, mean, prod, amax / amin, max / min with indices, argmax /
-argmin, std / var, logsumexp, norms, all / any), cumsum, topk, sort and argsort."""
+"""ATen reductions (sum, mean, prod, amax / amin, max / min with indices, argmax / argmin, std /
+var, logsumexp, norms, all / any), cumsum, topk, sort and argsort: their translators."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import AtenOp, const, convert, dim_size, is_float_type, norm_axis, rank_of, reshape
+from extensions.front.pytorch.aten import const, dim_size, is_float_type, promoted, reshape
+from extensions.front.pytorch.elementwise import binary_op
+from extensions.load.pytorch.arguments import aten
+from mo.graph.building import convert, i64, norm_axis, rank_of
 
-SIMPLE = {"aten::sum": "ReduceSum", "aten::mean": "ReduceMean", "aten::prod": "ReduceProd",
-          "aten::amax": "ReduceMax", "aten::amin": "ReduceMin", "aten::nansum": "ReduceSum"}
-STATISTICS = ("aten::std", "aten::var", "aten::logsumexp", "aten::norm", "aten::linalg_vector_norm",
-              "aten::frobenius_norm", "aten::all", "aten::any", "aten::count_nonzero", "aten::var_mean",
-              "aten::std_mean", "aten::cosine_similarity")
+# sum and product: integers and booleans accumulate in i64, as in PyTorch
+ACCUMULATING = {"aten::sum": "ReduceSum", "aten::prod": "ReduceProd"}
+EXTREMES = {"aten::amax": "ReduceMax", "aten::amin": "ReduceMin"}
 
 
 def reduce_axes(a, node, rank: int, key: str = "dim") -> list[int]:
@@ -25,173 +26,273 @@ def _keep(a) -> bool:
     return bool(a.const("keepdim", False)) if a.has("keepdim") else False
 
 
+def _dtype(a) -> str | None:
+    return a.const("dtype", None) if a.has("dtype") else None
+
+
 def _reduce(b, op: str, x, axes: list[int], keep: bool):
-    return b.op(op, x, b.const(np.array(axes, np.int64)), keep_dims=keep)
+    return b.op(op, x, i64(axes), keep_dims=keep)
 
 
-class AtenReduce(AtenOp):
-    """sum / mean / prod / amax / amin over dims; integer and boolean sums and products are
-    computed in i64 as in PyTorch, ``dtype`` converts first."""
+def _reduced(node, a, b, op: str, x):
+    """``op`` over the axes of the ``dim`` argument (a 0-d tensor is its own reduction)."""
+    rank = rank_of(x, node)
+    if rank == 0:
+        return x
+    return _reduce(b, op, x, reduce_axes(a, node, rank), _keep(a))
 
-    op = "pytorch::Reduce"
 
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        dtype = a.const("dtype", None) if a.has("dtype") else None
-        et = x.data.get_dtype()
-        if dtype is not None:
-            x = convert(b, x, dtype)
-        elif kind in ("aten::sum", "aten::prod", "aten::nansum") and not is_float_type(et):
-            x = convert(b, x, "i64")
-        elif kind == "aten::mean" and not is_float_type(et):
-            x = convert(b, x, "f32")
-        elif et == "boolean":
-            x = convert(b, x, "u8")
+def _accumulated(a, b, x):
+    """``x`` in the ``dtype`` argument's type, or i64 when integral."""
+    return convert(b, x, _dtype(a) or (x.data.get_dtype() if is_float_type(x.data.get_dtype()) else "i64"))
+
+
+@aten(*ACCUMULATING)
+def sum_prod(node, a, b):
+    """sum / prod over dims (all when none given)."""
+    return [_reduced(node, a, b, ACCUMULATING[node.fw_op], _accumulated(a, b, a.tensor(0)))]
+
+
+@aten("aten::nansum")
+def nansum(node, a, b):
+    """sum with NaNs counted as zero."""
+    x = _accumulated(a, b, a.tensor(0))
+    if is_float_type(x.data.get_dtype()):
+        x = b.Select(b.IsNaN(x), const(b, 0, x.data.get_dtype()), x)
+    return [_reduced(node, a, b, "ReduceSum", x)]
+
+
+@aten("aten::mean")
+def mean(node, a, b):
+    """mean over dims (integers in f32 unless ``dtype`` says)."""
+    x = a.tensor(0)
+    x = convert(b, x, _dtype(a) or (x.data.get_dtype() if is_float_type(x.data.get_dtype()) else "f32"))
+    return [_reduced(node, a, b, "ReduceMean", x)]
+
+
+@aten(*EXTREMES)
+def amax_amin(node, a, b):
+    """amax / amin over dims (booleans computed on 0/1)."""
+    x = a.tensor(0)
+    if x.data.get_dtype() != "boolean":
+        return [_reduced(node, a, b, EXTREMES[node.fw_op], x)]
+    return [convert(b, _reduced(node, a, b, EXTREMES[node.fw_op], convert(b, x, "u8")), "boolean")]
+
+
+def _extreme(node, a, b, largest: bool) -> list:
+    """max / min: of two tensors (elementwise, PyTorch's promotion), of all elements, or along
+    ``dim`` with the index of the first extreme."""
+    if len(a.types) == 2 and a.types[1] == "Tensor":
+        et, (x, y) = promoted(a, (0, 1), b)
+        return [binary_op(b, "Maximum" if largest else "Minimum", x, y, et)]
+    x = a.tensor(0)
+    if not a.has("dim") or a.is_none("dim"):
         rank = rank_of(x, node)
-        if kind == "aten::nansum":
-            x = b.Select(b.IsNaN(x), const(b, 0, x.data.get_dtype()), x)
-        if rank == 0:
-            return [x]
-        y = _reduce(b, SIMPLE[kind], x, reduce_axes(a, node, rank), _keep(a))
-        return [convert(b, y, "boolean") if et == "boolean" and kind in ("aten::amax", "aten::amin") else y]
+        return [_reduce(b, "ReduceMax" if largest else "ReduceMin", x, list(range(rank)), False) if rank else x]
+    return list(_top_one(node, a, b, x, largest))
 
 
-class AtenMaxMin(AtenOp):
-    """max / min of all elements, or along ``dim`` with the index of the first extreme;
-    argmax / argmin (over the flattened tensor when ``dim`` is None)."""
-
-    op = "pytorch::MaxMin"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        largest = kind in ("aten::max", "aten::argmax")
-        wants_dim = a.has("dim") and not a.is_none("dim")
-        if kind in ("aten::max", "aten::min") and not wants_dim:
-            rank = rank_of(x, node)
-            return [_reduce(b, "ReduceMax" if largest else "ReduceMin", x, list(range(rank)), False) if rank else x]
-        keep = _keep(a)
-        if not wants_dim:
-            x = reshape(b, x, [-1])
-            axis = 0
-        else:
-            axis = norm_axis(a.const("dim"), rank_of(x, node), node)
-        values, indices = b.TopK(x, b.const(np.int64(1)), axis=axis, mode="max" if largest else "min",
-                                 sort="value", index_element_type="i64", stable=True)
-        if not keep or not wants_dim:
-            squeeze = b.const(np.array([axis], np.int64))
-            values, indices = b.Squeeze(values, squeeze), b.Squeeze(indices, squeeze)
-        if kind in ("aten::argmax", "aten::argmin"):
-            return [indices]
-        return [values, indices]
-
-
-class AtenStatistic(AtenOp):
-    """std / var (with correction), logsumexp, vector norms, all / any, count_nonzero."""
-
-    op = "pytorch::Statistic"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        rank = rank_of(x, node)
-        keep = _keep(a)
-        if kind in ("aten::all", "aten::any", "aten::count_nonzero"):
-            x = convert(b, x, "boolean")
-            if rank == 0:
-                return [x]
-            axes = reduce_axes(a, node, rank)
-            if kind == "aten::count_nonzero":
-                return [_reduce(b, "ReduceSum", convert(b, x, "i64"), axes, False)]
-            return [_reduce(b, "ReduceLogicalAnd" if kind == "aten::all" else "ReduceLogicalOr", x, axes, keep)]
-        if not is_float_type(x.data.get_dtype()):
-            x = convert(b, x, "f32")
-        et = x.data.get_dtype()
-        axes = reduce_axes(a, node, rank)
-        if kind == "aten::logsumexp":
-            peak = _reduce(b, "ReduceMax", x, axes, True)
-            peak = b.Select(b.IsInf(peak), const(b, 0, et), peak)
-            total = _reduce(b, "ReduceSum", b.Exp(b.Subtract(x, peak)), axes, True)
-            y = b.Add(b.Log(total), peak)
-            return [y if keep else b.Squeeze(y, b.const(np.array(axes, np.int64)))]
-        if kind == "aten::cosine_similarity":
-            y = convert(b, a.tensor(1), et)
-            axis = [norm_axis(a.const("dim", 1), rank, node)]
-            norms = b.Multiply(_reduce(b, "ReduceL2", x, axis, False), _reduce(b, "ReduceL2", y, axis, False))
-            dot = _reduce(b, "ReduceSum", b.Multiply(x, y), axis, False)
-            return [b.Divide(dot, b.Maximum(norms, const(b, a.const("eps", 1e-8), et)))]
-        if kind in ("aten::std", "aten::var", "aten::var_mean", "aten::std_mean"):
-            correction = cls._correction(a)
-            mean = _reduce(b, "ReduceMean", x, axes, True)
-            centered = b.Subtract(x, mean)
-            total = _reduce(b, "ReduceSum", b.Multiply(centered, centered), axes, keep)
-            count = const(b, 1, et)
-            for axis in axes:
-                count = b.Multiply(count, convert(b, dim_size(b, x, axis), et))
-            var = b.Divide(total, b.Subtract(count, const(b, correction, et)))
-            result = b.Sqrt(var) if kind.startswith("aten::std") else var
-            if kind.endswith("_mean"):
-                return [result, mean if keep else b.Squeeze(mean, b.const(np.array(axes, np.int64)))]
-            return [result]
-        order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
-        order = 2 if order is None else float(order)
-        if order == 2:
-            return [_reduce(b, "ReduceL2", x, axes, keep)]
-        if order == 1:
-            return [_reduce(b, "ReduceL1", x, axes, keep)]
-        if np.isinf(order):
-            return [_reduce(b, "ReduceMax" if order > 0 else "ReduceMin", b.Abs(x), axes, keep)]
-        if order == 0:
-            return [_reduce(b, "ReduceSum", convert(b, b.NotEqual(x, const(b, 0, et)), et), axes, keep)]
-        powered = _reduce(b, "ReduceSum", b.Power(b.Abs(x), const(b, order, et)), axes, keep)
-        return [b.Power(powered, const(b, 1 / order, et))]
-
-    @staticmethod
-    def _correction(a) -> float:
-        if a.has("correction") and a.const("correction", None) is not None:
-            return float(a.const("correction"))
-        if a.has("unbiased"):
-            return 1.0 if a.const("unbiased", True) else 0.0
-        return 1.0
-
-
-class AtenCumSum(AtenOp):
-    """cumsum(dim, dtype) as CumSum (integers accumulate in i64)."""
-
-    op = "pytorch::CumSum"
-
-    @classmethod
-    def build(cls, node, a, b):
-        x = a.tensor(0)
-        dtype = a.const("dtype", None) if a.has("dtype") else None
-        x = convert(b, x, dtype or ("i64" if not is_float_type(x.data.get_dtype()) else x.data.get_dtype()))
+def _top_one(node, a, b, x, largest: bool):
+    """(values, indices) of the first extreme along ``dim`` (over the flattened tensor when
+    ``dim`` is None), keeping the dim when ``keepdim``."""
+    wants_dim = a.has("dim") and not a.is_none("dim")
+    if wants_dim:
         axis = norm_axis(a.const("dim"), rank_of(x, node), node)
-        return [b.CumSum(x, b.const(np.int64(axis)))]
+    else:
+        x, axis = reshape(b, x, [-1]), 0
+    values, indices = b.TopK(x, b.const(np.int64(1)), axis=axis, mode="max" if largest else "min",
+                             sort="value", index_element_type="i64", stable=True)
+    if not _keep(a) or not wants_dim:
+        values, indices = b.Squeeze(values, i64(axis)), b.Squeeze(indices, i64(axis))
+    return values, indices
 
 
-class AtenSort(AtenOp):
-    """topk(k, dim, largest, sorted), sort(dim, descending) and argsort as TopK (stable, i64
-    indices)."""
+@aten("aten::max")
+def max_(node, a, b):
+    return _extreme(node, a, b, largest=True)
 
-    op = "pytorch::Sort"
 
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        rank = rank_of(x, node)
-        axis = norm_axis(a.const("dim", -1), max(rank, 1), node)
-        if kind == "aten::topk":
-            k = a.port("k")
-            k = b.const(np.int64(a.const("k"))) if a.value("k") is not None else convert(b, k, "i64")
-            largest = bool(a.const("largest", True))
-        else:
-            k = dim_size(b, x, axis)
-            largest = bool(a.const("descending", False))
-        values, indices = b.TopK(x, k, axis=axis, mode="max" if largest else "min", sort="value",
-                                 index_element_type="i64", stable=True)
-        return [indices] if kind == "aten::argsort" else [values, indices]
+@aten("aten::min")
+def min_(node, a, b):
+    return _extreme(node, a, b, largest=False)
+
+
+@aten("aten::argmax")
+def argmax(node, a, b):
+    """The index of the first maximum along ``dim`` (of the flattened tensor when None)."""
+    return [_top_one(node, a, b, a.tensor(0), largest=True)[1]]
+
+
+@aten("aten::argmin")
+def argmin(node, a, b):
+    return [_top_one(node, a, b, a.tensor(0), largest=False)[1]]
+
+
+# ---------------------------------------------------------------------------- logical and counting
+
+
+def _truth(node, a, b, op: str, keep: bool):
+    x = convert(b, a.tensor(0), "boolean")
+    rank = rank_of(x, node)
+    if rank == 0:
+        return x
+    return _reduce(b, op, x, reduce_axes(a, node, rank), keep)
+
+
+@aten("aten::all")
+def all_(node, a, b):
+    return [_truth(node, a, b, "ReduceLogicalAnd", _keep(a))]
+
+
+@aten("aten::any")
+def any_(node, a, b):
+    return [_truth(node, a, b, "ReduceLogicalOr", _keep(a))]
+
+
+@aten("aten::count_nonzero")
+def count_nonzero(node, a, b):
+    x = convert(b, a.tensor(0), "boolean")
+    rank = rank_of(x, node)
+    if rank == 0:
+        return [x]
+    return [_reduce(b, "ReduceSum", convert(b, x, "i64"), reduce_axes(a, node, rank), False)]
+
+
+# ---------------------------------------------------------------------------- statistics
+
+
+def _floating(b, x):
+    return x if is_float_type(x.data.get_dtype()) else convert(b, x, "f32")
+
+
+def _correction(a) -> float:
+    if a.has("correction") and a.const("correction", None) is not None:
+        return float(a.const("correction"))
+    if a.has("unbiased"):
+        return 1.0 if a.const("unbiased", True) else 0.0
+    return 1.0
+
+
+def _moments(node, a, b, root: bool, with_mean: bool) -> list:
+    """var (std when ``root``) over dims with Bessel's ``correction``, and the mean when
+    ``with_mean``."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    axes = reduce_axes(a, node, rank_of(x, node))
+    keep = _keep(a)
+    mean = _reduce(b, "ReduceMean", x, axes, True)
+    centered = b.Subtract(x, mean)
+    total = _reduce(b, "ReduceSum", b.Multiply(centered, centered), axes, keep)
+    count = const(b, 1, et)
+    for axis in axes:
+        count = b.Multiply(count, convert(b, dim_size(b, x, axis), et))
+    var = b.Divide(total, b.Subtract(count, const(b, _correction(a), et)))
+    result = b.Sqrt(var) if root else var
+    if with_mean:
+        return [result, mean if keep else b.Squeeze(mean, i64(axes))]
+    return [result]
+
+
+@aten("aten::var")
+def var(node, a, b):
+    return _moments(node, a, b, root=False, with_mean=False)
+
+
+@aten("aten::std")
+def std(node, a, b):
+    return _moments(node, a, b, root=True, with_mean=False)
+
+
+@aten("aten::var_mean")
+def var_mean(node, a, b):
+    return _moments(node, a, b, root=False, with_mean=True)
+
+
+@aten("aten::std_mean")
+def std_mean(node, a, b):
+    return _moments(node, a, b, root=True, with_mean=True)
+
+
+@aten("aten::logsumexp")
+def logsumexp(node, a, b):
+    """log(sum(exp(x - peak))) + peak, with an infinite peak taken as 0."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    axes = reduce_axes(a, node, rank_of(x, node))
+    peak = _reduce(b, "ReduceMax", x, axes, True)
+    peak = b.Select(b.IsInf(peak), const(b, 0, et), peak)
+    total = _reduce(b, "ReduceSum", b.Exp(b.Subtract(x, peak)), axes, True)
+    y = b.Add(b.Log(total), peak)
+    return [y if _keep(a) else b.Squeeze(y, i64(axes))]
+
+
+@aten("aten::cosine_similarity")
+def cosine_similarity(node, a, b):
+    """sum(x1 * x2) / max(|x1| * |x2|, eps) along ``dim``."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    y = convert(b, a.tensor(1), et)
+    axis = [norm_axis(a.const("dim", 1), rank_of(x, node), node)]
+    norms = b.Multiply(_reduce(b, "ReduceL2", x, axis, False), _reduce(b, "ReduceL2", y, axis, False))
+    dot = _reduce(b, "ReduceSum", b.Multiply(x, y), axis, False)
+    return [b.Divide(dot, b.Maximum(norms, const(b, a.const("eps", 1e-8), et)))]
+
+
+@aten("aten::norm", "aten::linalg_vector_norm", "aten::frobenius_norm")
+def vector_norm(node, a, b):
+    """The ``ord`` / ``p`` vector norm over dims (2 by default; 0 counts non-zeros, +-inf is
+    the largest / smallest magnitude)."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    axes = reduce_axes(a, node, rank_of(x, node))
+    keep = _keep(a)
+    order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
+    order = 2 if order is None else float(order)
+    if order == 2:
+        return [_reduce(b, "ReduceL2", x, axes, keep)]
+    if order == 1:
+        return [_reduce(b, "ReduceL1", x, axes, keep)]
+    if np.isinf(order):
+        return [_reduce(b, "ReduceMax" if order > 0 else "ReduceMin", b.Abs(x), axes, keep)]
+    if order == 0:
+        return [_reduce(b, "ReduceSum", convert(b, b.NotEqual(x, const(b, 0, et)), et), axes, keep)]
+    powered = _reduce(b, "ReduceSum", b.Power(b.Abs(x), const(b, order, et)), axes, keep)
+    return [b.Power(powered, const(b, 1 / order, et))]
+
+
+# ---------------------------------------------------------------------------- scans and sorting
+
+
+@aten("aten::cumsum")
+def cumsum(node, a, b):
+    """cumsum(dim, dtype) as CumSum (integers accumulate in i64)."""
+    x = _accumulated(a, b, a.tensor(0))
+    return [b.CumSum(x, b.const(np.int64(norm_axis(a.const("dim"), rank_of(x, node), node))))]
+
+
+def _sorted(node, a, b, k, largest: bool):
+    """TopK of ``k`` along ``dim`` (stable, i64 indices)."""
+    x = a.tensor(0)
+    axis = norm_axis(a.const("dim", -1), max(rank_of(x, node), 1), node)
+    if k is None:
+        k = dim_size(b, x, axis)
+    return b.TopK(x, k, axis=axis, mode="max" if largest else "min", sort="value", index_element_type="i64",
+                  stable=True)
+
+
+@aten("aten::topk")
+def topk(node, a, b):
+    """topk(k, dim, largest, sorted): the k largest (smallest) along ``dim``, sorted."""
+    k = b.const(np.int64(a.const("k"))) if a.value("k") is not None else convert(b, a.tensor("k"), "i64")
+    return list(_sorted(node, a, b, k, bool(a.const("largest", True))))
+
+
+@aten("aten::sort")
+def sort(node, a, b):
+    """sort(dim, descending): values and indices."""
+    return list(_sorted(node, a, b, None, bool(a.const("descending", False))))
+
+
+@aten("aten::argsort")
+def argsort(node, a, b):
+    return [_sorted(node, a, b, None, bool(a.const("descending", False)))[1]]

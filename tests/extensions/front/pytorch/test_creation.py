@@ -32,9 +32,18 @@ class Sizes(torch.nn.Module):
             x.view(-1, x.size(-1) // 2, 2), x.new_zeros(x.size()), x.reshape(x.shape[:2] + (2, 2))
 
 
+class Fills(torch.nn.Module):
+    def forward(self, x):
+        return torch.zeros_like(x, dtype=torch.int32), torch.empty_like(x).zero_(), x.new_empty(3).fill_(2), \
+            torch.arange(5, dtype=torch.float32), x.clone().zero_(), \
+            torch.empty(2, 3, dtype=torch.int64).fill_(x.shape[1]), torch.ones(x.shape[:2], dtype=torch.bool), \
+            x.new_full((x.size(0), 2), 3, dtype=torch.int8), torch.zeros(2).copy_(x[0, 0, :2]), \
+            torch.arange(0, 6, 2, dtype=torch.float32) * x[..., :3]
+
+
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("module, inputs", [
-    (Creation(), (X,)), (Conversions(), (X, torch.tensor([[1, -2], [3, 4]]))), (Sizes(), (X,))],
-    ids=["creation", "conversion", "sizes"])
+    (Creation(), (X,)), (Conversions(), (X, torch.tensor([[1, -2], [3, 4]]))), (Sizes(), (X,)), (Fills(), (X,))],
+    ids=["creation", "conversion", "sizes", "fills"])
 def test_creation(module, inputs, path, tmp_path):
     check_module(module, inputs, tmp_path, path)

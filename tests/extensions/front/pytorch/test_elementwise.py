@@ -2,6 +2,8 @@
 import pytest
 import torch
 
+from mo import convert_model
+from mo.errors import ConversionError
 from tests.utils.torch_models import PATHS, check_module
 
 torch.manual_seed(0)
@@ -38,6 +40,23 @@ class Unary(torch.nn.Module):
             torch.isnan(torch.log(x)), torch.atan(x), torch.expm1(x)
 
 
+class IntegerMath(torch.nn.Module):
+    def forward(self, i):
+        b = i > 0
+        return torch.exp(i), torch.floor(i), torch.trunc(i), torch.round(i), torch.square(i), torch.square(b), \
+            torch.sgn(i), i.abs(), torch.isinf(i), torch.isfinite(i), i & 6, i | 1, i ^ 3, ~i, ~b, b ^ (i < 2), \
+            torch.bitwise_not(i), torch.logical_and(i, b), torch.rsub(i, 3, alpha=2)
+
+
+class MoreFloatMath(torch.nn.Module):
+    def forward(self, x, y):
+        p = x.abs() + 0.1
+        return torch.div(x, y, rounding_mode="floor"), torch.div(x, y, rounding_mode="trunc"), torch.frac(x * 3), \
+            torch.round(x, decimals=2), torch.log10(p), torch.exp2(x), torch.erfc(x), torch.sgn(x), \
+            torch.isinf(torch.log(torch.relu(x))), torch.isfinite(torch.log(x)), torch.clamp_min(x, 0.2), \
+            torch.rsub(x, y, alpha=2), x.pow(y.round()), torch.float_power(p, 2).float()
+
+
 class WhereClamp(torch.nn.Module):
     def forward(self, x, y):
         return torch.where(x > 0, x, y), torch.where(x > 0, x, 0.0), x.masked_fill(y > 0, -1.5), \
@@ -58,6 +77,31 @@ class InPlace(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("module, inputs", [
     (Arithmetic(), (X, Y)), (IntegerArithmetic(), (I,)), (Comparisons(), (X, Y)), (Unary(), (X,)),
-    (WhereClamp(), (X, Y)), (InPlace(), (X, Y))], ids=["arithmetic", "integer", "compare", "unary", "where", "inplace"])
+    (WhereClamp(), (X, Y)), (InPlace(), (X, Y)), (IntegerMath(), (I,)), (MoreFloatMath(), (X, Y))],
+    ids=["arithmetic", "integer", "compare", "unary", "where", "inplace", "integer-math", "float-math"])
 def test_elementwise(module, inputs, path, tmp_path):
     check_module(module, inputs, tmp_path, path)
+
+
+class NegativePower(torch.nn.Module):
+    def forward(self, i):
+        return i ** -1
+
+
+class IntegerAddcdiv(torch.nn.Module):
+    def forward(self, i):
+        return torch.addcdiv(i, i, i)
+
+
+class WhereOneArgument(torch.nn.Module):
+    def forward(self, x):
+        return torch.where(x > 0)[0]
+
+
+@pytest.mark.parametrize("module, message", [
+    (NegativePower(), "negative integer powers"), (IntegerAddcdiv(), "addcdiv of integer tensors"),
+    (WhereOneArgument(), "use nonzero")], ids=["pow", "addcdiv", "where"])
+def test_refused(module, message, tmp_path):
+    """What PyTorch refuses (it would fail when run) or the IR cannot express is a clear error."""
+    with pytest.raises(ConversionError, match=message):
+        convert_model(input_model=torch.jit.script(module), example_input=(I,), output_dir=str(tmp_path))

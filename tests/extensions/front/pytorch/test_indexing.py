@@ -32,6 +32,15 @@ class Writes(torch.nn.Module):
         return y, z, w, v, s, t, r
 
 
+class MoreWrites(torch.nn.Module):
+    def forward(self, x, idx):
+        index = idx[:3].view(3, 1, 1).expand(3, 2, 5)
+        return torch.zeros(3, 4, 5).scatter(1, index, 2.0), x.scatter(1, index, x, reduce="add"), \
+            x.scatter_reduce(1, index, x[:, :3], "sum", include_self=False), \
+            x.select(1, idx[3]), torch.select_scatter(x, torch.ones(3, 4), 2, idx[0]), \
+            torch.slice_scatter(x, torch.zeros(3, 4, 2), dim=2, start=1, end=5, step=2)
+
+
 class Lookups(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -54,3 +63,8 @@ def test_writes(path, tmp_path):
 @pytest.mark.parametrize("path", PATHS)
 def test_lookups(path, tmp_path):
     check_module(Lookups(), (torch.tensor([[1, 5, 9], [0, 3, 7]]),), tmp_path, path)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_more_writes(path, tmp_path):
+    check_module(MoreWrites(), (X, IDX), tmp_path, path)

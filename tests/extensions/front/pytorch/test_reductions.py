@@ -33,7 +33,22 @@ class Sorting(torch.nn.Module):
         return v, i, w, j, s, k, torch.argsort(x, dim=-1), torch.cumsum(x, 1), torch.cumsum((x > 0).int(), -1)
 
 
+class MoreReductions(torch.nn.Module):
+    def forward(self, x):
+        i = (x * 3).long()
+        b = x > 0
+        return torch.nansum(torch.log(x)), torch.nansum(i, 1), b.amax(1), b.amin((0, 2), keepdim=True), \
+            i.prod(1), i.mean(2, dtype=torch.float32), x.sum(0, dtype=torch.float64).float(), \
+            torch.linalg.vector_norm(x, ord=float("inf"), dim=1), torch.linalg.vector_norm(x, ord=0, dim=(0, 2)), \
+            torch.linalg.vector_norm(x, ord=-float("inf")), x.norm(p="fro", dim=(1, 2)), \
+            torch.logsumexp(x, (0, 2), keepdim=True), b.any(), b.all(1, keepdim=True), x.var(1, correction=0), \
+            x.argmax(1, keepdim=True), torch.min(x), torch.min(x, x.flip(2)), x.max(2, keepdim=True)[0], \
+            torch.topk(x, x.shape[1] - 2, dim=1)[0], x.sort(0)[1], i.cumsum(2), \
+            torch.cumsum(x, 0, dtype=torch.float64).float(), torch.argsort(x, 1, descending=True)
+
+
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("module", [Reductions(), Extremes(), Sorting()], ids=["reduce", "extremes", "sort"])
+@pytest.mark.parametrize("module", [Reductions(), Extremes(), Sorting(), MoreReductions()],
+                         ids=["reduce", "extremes", "sort", "more"])
 def test_reductions(module, path, tmp_path):
     check_module(module, (X,), tmp_path, path)

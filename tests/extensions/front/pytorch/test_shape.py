@@ -45,9 +45,17 @@ class Moves(torch.nn.Module):
             *torch.meshgrid(x[0, :, 0, 0], x[0, 0, 0, :3], indexing="xy"), F.channel_shuffle(x.transpose(1, 3), 2)
 
 
+class Aliases(torch.nn.Module):
+    def forward(self, x):
+        return x[0, 0].T, torch.swapaxes(x, 0, 2), torch.moveaxis(x, (0, 1), (2, 3)), \
+            *torch.unsafe_split(x, 2, 3), *torch.unsafe_chunk(x, 3, 1), *x.split_with_sizes([1, 2], 1), \
+            x.reshape(-1).repeat_interleave(3), torch.cat([x[0, 0]]), torch.stack([x[0, 0]], 1)
+
+
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("module, inputs", [
-    (Views(), (X,)), (Squeezes(), (X,)), (Joins(), (X, torch.ones(2, 3, 4, 6, dtype=torch.int32))), (Moves(), (X,))],
-    ids=["views", "squeeze", "joins", "moves"])
+    (Views(), (X,)), (Squeezes(), (X,)), (Joins(), (X, torch.ones(2, 3, 4, 6, dtype=torch.int32))), (Moves(), (X,)),
+    (Aliases(), (X,))],
+    ids=["views", "squeeze", "joins", "moves", "aliases"])
 def test_shape(module, inputs, path, tmp_path):
     check_module(module, inputs, tmp_path, path)
