@@ -11,6 +11,7 @@ from extensions.front.pytorch.aten import const, convert
 from extensions.front.pytorch.normalization import normalized_last
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
+from mo.graph.building import i64
 
 
 def _linear(b, x, weight, bias):
@@ -19,8 +20,8 @@ def _linear(b, x, weight, bias):
 
 def _heads(b, x, heads: int, depth: int):
     """[B, L, H * D] -> [B, H, L, D]."""
-    split = b.Reshape(x, b.const(np.array([0, 0, heads, depth], np.int64)), special_zero=True)
-    return b.Transpose(split, b.const(np.array([0, 2, 1, 3], np.int64)))
+    split = b.Reshape(x, i64(0, 0, heads, depth), special_zero=True)
+    return b.Transpose(split, i64(0, 2, 1, 3))
 
 
 def _keep_mask(b, mask, mask_type: int | None, et: str):
@@ -28,28 +29,27 @@ def _keep_mask(b, mask, mask_type: int | None, et: str):
     if mask is None:
         return None
     if mask_type == 1:        # [B, S] -> [B, 1, 1, S]
-        mask = b.Reshape(mask, b.const(np.array([0, 1, 1, -1], np.int64)), special_zero=True)
+        mask = b.Reshape(mask, i64(0, 1, 1, -1), special_zero=True)
     if mask.data.get_dtype() == "boolean":
         return b.LogicalNot(mask)
     return convert(b, mask, et)
 
 
-def multi_head_attention(b, query, key, value, heads: int, qkv_w, qkv_b, proj_w, proj_b, mask, mask_type,
+def _multi_head_attention(b, query, key, value, heads: int, qkv_w, qkv_b, proj_w, proj_b, mask, mask_type,
                          weights: str | None = None):
     """Attention of the fused ops; ``weights`` "average" / "heads" also returns the attention
     weights averaged over the heads or per head."""
     et = query.data.get_dtype()
     embed = qkv_w.data.get_shape()[1]
     depth = embed // heads
-    axis = b.const(np.int64(0))
+    axis = np.int64(0)
     wq, wk, wv = b.Split(convert(b, qkv_w, et), axis, num_splits=3)
     bq, bk, bv = b.Split(convert(b, qkv_b, et), axis, num_splits=3)
     q, k, v = (_heads(b, _linear(b, x, w, bias), heads, depth) for x, w, bias in
                ((query, wq, bq), (key, wk, bk), (value, wv, bv)))
     keep = _keep_mask(b, mask, mask_type, et)
     attended = b.ScaledDotProductAttention(*([q, k, v] + ([keep] if keep is not None else [])), causal=False)
-    merged = b.Reshape(b.Transpose(attended, b.const(np.array([0, 2, 1, 3], np.int64))),
-                       b.const(np.array([0, 0, embed], np.int64)), special_zero=True)
+    merged = b.Reshape(b.Transpose(attended, i64(0, 2, 1, 3)), i64(0, 0, embed), special_zero=True)
     out = _linear(b, merged, convert(b, proj_w, et), convert(b, proj_b, et))
     if weights is None:
         return out, None
@@ -59,7 +59,7 @@ def multi_head_attention(b, query, key, value, heads: int, qkv_w, qkv_b, proj_w,
             b.Add(scores, keep)
     probabilities = b.Softmax(scores, axis=-1)
     if weights == "average":
-        probabilities = b.ReduceMean(probabilities, b.const(np.array([1], np.int64)), keep_dims=False)
+        probabilities = b.ReduceMean(probabilities, i64(1), keep_dims=False)
     return out, probabilities
 
 
@@ -92,7 +92,7 @@ def native_multi_head_attention(node, a, b):
     the attention weights when they are used."""
     want = node.out_port(1).is_connected() and bool(a.const("need_weights", True))
     weights = ("average" if a.const("average_attn_weights", True) else "heads") if want else None
-    out, probabilities = multi_head_attention(
+    out, probabilities = _multi_head_attention(
         b, a.tensor("query"), a.tensor("key"), a.tensor("value"), int(a.const("num_head")),
         a.tensor("qkv_weight"), a.tensor("qkv_bias"), a.tensor("proj_weight"), a.tensor("proj_bias"),
         a.port("mask"), a.const("mask_type", None), weights)
@@ -112,7 +112,7 @@ def transformer_encoder_layer(node, a, b):
         return normalized_last(b, y, 1, eps, a.tensor(f"norm_weight_{index}"), a.tensor(f"norm_bias_{index}"))
 
     def attention(y):
-        return multi_head_attention(b, y, y, y, int(a.const("num_heads")), a.tensor("qkv_weight"),
+        return _multi_head_attention(b, y, y, y, int(a.const("num_heads")), a.tensor("qkv_weight"),
                                     a.tensor("qkv_bias"), a.tensor("proj_weight"), a.tensor("proj_bias"),
                                     a.port("mask"), a.const("mask_type", None))[0]
 
