@@ -1,28 +1,18 @@
-"""Lowering of the ATen convolutions (conv1d/2d/3d, convolution, _convolution, conv_transpose*)
-and pooling (max / avg / adaptive); inputs without a batch dim get one for the op."""
+"""ATen convolutions (conv1d/2d/3d, convolution, _convolution, conv_transpose*) and poolings (max /
+avg / adaptive): their translators. Inputs without a batch dim get one for the op."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import AtenOp, convert, rank_of
+from extensions.front.pytorch.aten import convert, dim_size, int_list_port, rank_of
+from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
-
-CONVOLUTIONS = ("aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution", "aten::_convolution",
-                "aten::_convolution_mode",
-                "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d")
-POOLS = ("aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::max_pool1d_with_indices",
-         "aten::max_pool2d_with_indices", "aten::max_pool3d_with_indices", "aten::avg_pool1d", "aten::avg_pool2d",
-         "aten::avg_pool3d")
-ADAPTIVE_POOLS = ("aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d",
-                  "aten::adaptive_max_pool1d", "aten::adaptive_max_pool2d", "aten::adaptive_max_pool3d",
-                  "aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool3d")
+from mo.graph.building import channel_bias, grouped_weights, i64
 
 
-def _spatial_count(kind: str) -> int | None:
-    for n in (1, 2, 3):
-        if f"{n}d" in kind:
-            return n
-    return None
+def _spatial_count(kind: str) -> int:
+    """The spatial rank an ATen pooling name says (max_pool2d: 2)."""
+    return next(n for n in (1, 2, 3) if f"{n}d" in kind)
 
 
 def _expand(values, n: int, name: str) -> list[int]:
@@ -39,117 +29,144 @@ def _batched(b, x, n: int, node):
     """x with a batch dim (added when the input has only [C, spatial...]) and whether one was added."""
     rank = rank_of(x, node)
     if rank == n + 1:
-        return b.Unsqueeze(x, b.const(np.int64(0))), True
+        return b.Unsqueeze(x, np.int64(0)), True
     if rank != n + 2:
-        raise ConversionError(f"{node.fw_op} of a rank-{rank} input is not supported ({node.name}).")
+        raise ConversionError(f"A rank-{rank} input is not supported (expected rank {n + 1} or {n + 2}).")
     return x, False
 
 
 def _unbatched(b, y, added: bool):
-    return b.Squeeze(y, b.const(np.array([0], np.int64))) if added else y
+    return b.Squeeze(y, i64(0)) if added else y
 
 
-def _grouped(b, weight, groups: int, node):
-    """Weights [A, B, k...] as [groups, A / groups, B, k...] (A is C_out, or C_in when transposed)."""
-    shape = weight.data.get_shape()
-    if shape is None or any(d < 0 for d in shape):
-        raise ConversionError(f"Grouped convolution weights of unknown shape are not supported ({node.name}).")
-    target = [groups, shape[0] // groups] + list(shape[1:])
-    return b.Reshape(weight, b.const(np.array(target, np.int64)), special_zero=False)
+# ---------------------------------------------------------------------------- convolutions
 
 
-class AtenConvolution(AtenOp):
-    """Convolution / GroupConvolution and their transposed (backprop-data) forms, bias added per
+def _convolution(node, a, b, transposed: bool):
+    """Convolution / GroupConvolution or their transposed (backprop-data) forms, the bias added per
     channel. String padding "same" pads as PyTorch does (the extra pixel at the end)."""
-
-    op = "pytorch::Convolution"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        weight = a.tensor("weight")
-        n = rank_of(weight, node) - 2
-        x, added = _batched(b, a.tensor("input"), n, node)
-        et = x.data.get_dtype()
-        weight = convert(b, weight, et)
-        transposed = "transpose" in kind or (a.has("transposed") and bool(a.const("transposed")))
-        groups = int(a.const("groups", 1))
-        strides = _expand(a.const("stride", 1), n, "stride")
-        dilations = _expand(a.const("dilation", 1), n, "dilation")
-        padding = a.const("padding", 0)
-        auto_pad = "explicit"
-        if isinstance(padding, str):
-            auto_pad, pads = {"valid": "valid", "same": "same_upper"}[padding], [0] * n
-        else:
-            pads = _expand(padding, n, "padding")
-        attrs = dict(strides=strides, dilations=dilations, pads_begin=pads, pads_end=pads, auto_pad=auto_pad)
-        if transposed:
-            attrs["output_padding"] = _expand(a.const("output_padding", 0), n, "output_padding")
-            if groups == 1:
-                y = b.ConvolutionBackpropData(x, weight, **attrs)
-            else:
-                y = b.GroupConvolutionBackpropData(x, _grouped(b, weight, groups, node), **attrs)
-        elif groups == 1:
-            y = b.Convolution(x, weight, **attrs)
-        else:
-            y = b.GroupConvolution(x, _grouped(b, weight, groups, node), **attrs)
-        if not a.is_none("bias"):
-            bias = convert(b, a.tensor("bias"), et)
-            y = b.Add(y, b.Reshape(bias, b.const(np.array([1, -1] + [1] * n, np.int64)), special_zero=False))
-        return [_unbatched(b, y, added)]
+    weight = a.tensor("weight")
+    n = rank_of(weight, node) - 2
+    x, added = _batched(b, a.tensor("input"), n, node)
+    et = x.data.get_dtype()
+    weight = convert(b, weight, et)
+    groups = int(a.const("groups", 1))
+    padding = a.const("padding", 0)
+    if isinstance(padding, str):
+        auto_pad, pads = {"valid": "valid", "same": "same_upper"}[padding], [0] * n
+    else:
+        auto_pad, pads = "explicit", _expand(padding, n, "padding")
+    attrs = dict(strides=_expand(a.const("stride", 1), n, "stride"),
+                 dilations=_expand(a.const("dilation", 1), n, "dilation"),
+                 pads_begin=pads, pads_end=pads, auto_pad=auto_pad)
+    if transposed:
+        attrs["output_padding"] = _expand(a.const("output_padding", 0), n, "output_padding")
+        y = b.ConvolutionBackpropData(x, weight, **attrs) if groups == 1 else \
+            b.GroupConvolutionBackpropData(x, grouped_weights(b, weight, groups), **attrs)
+    else:
+        y = b.Convolution(x, weight, **attrs) if groups == 1 else \
+            b.GroupConvolution(x, grouped_weights(b, weight, groups), **attrs)
+    if not a.is_none("bias"):
+        y = b.Add(y, channel_bias(b, convert(b, a.tensor("bias"), et), n))
+    return [_unbatched(b, y, added)]
 
 
-class AtenPool(AtenOp):
-    """max_pool (with indices within each channel's spatial block) and avg_pool; ceil_mode uses
-    PyTorch's rule (a window must start inside the input or its left padding)."""
-
-    op = "pytorch::Pool"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        n = _spatial_count(kind)
-        x, added = _batched(b, a.tensor(0), n, node)
-        kernel = _expand(a.const("kernel_size"), n, "kernel_size")
-        stride = a.const("stride", None)
-        strides = kernel if stride is None or stride == [] else _expand(stride, n, "stride")
-        pads = _expand(a.const("padding", 0), n, "padding")
-        rounding = "ceil_torch" if a.const("ceil_mode", False) else "floor"
-        shape = x.data.get_shape()
-        # a window larger than the padded input (allowed with ceil_mode) covers all of it
-        kernel = [k if shape[2 + i] < 0 else min(k, shape[2 + i] + 2 * pads[i]) for i, k in enumerate(kernel)]
-        if "max_pool" in kind:
-            dilations = _expand(a.const("dilation", 1), n, "dilation")
-            values, indices = b.MaxPool(x, kernel=kernel, strides=strides, pads_begin=pads, pads_end=pads,
-                                        dilations=dilations, rounding_type=rounding, index_element_type="i32",
-                                        axis=2)   # the CPU plugin computes i32 indices; PyTorch's are i64
-            outputs = [_unbatched(b, values, added), _unbatched(b, convert(b, indices, "i64"), added)]
-            return outputs if kind.endswith("with_indices") else outputs[:1]
-        if a.has("divisor_override") and a.const("divisor_override", None) is not None:
-            raise ConversionError(f"avg_pool with divisor_override is not supported ({node.name}).")
-        y = b.AvgPool(x, kernel=kernel, strides=strides, pads_begin=pads, pads_end=pads, rounding_type=rounding,
-                      **{"exclude-pad": not bool(a.const("count_include_pad", True))})
-        return [_unbatched(b, y, added)]
+@aten("aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::_convolution_mode")
+def conv(node, a, b):
+    """conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups); padding may be
+    "valid" / "same" (also in _convolution_mode)."""
+    return _convolution(node, a, b, transposed=False)
 
 
-class AtenAdaptivePool(AtenOp):
-    """adaptive_avg_pool / adaptive_max_pool to ``output_size`` (None keeps an input dim)."""
+@aten("aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d")
+def conv_transpose(node, a, b):
+    """conv_transpose{1,2,3}d(input, weight, bias, stride, padding, output_padding, groups, dilation)."""
+    return _convolution(node, a, b, transposed=True)
 
-    op = "pytorch::AdaptivePool"
 
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        n = _spatial_count(kind)
-        x, added = _batched(b, a.tensor(0), n, node)
-        sizes = [d for d in np.atleast_1d(np.asarray(a.const("output_size"), dtype=object))]
-        sizes = sizes * n if len(sizes) == 1 else sizes
-        shape = x.data.get_shape()
-        target = [int(shape[2 + i]) if s is None else int(s) for i, s in enumerate(sizes)]
-        if any(t < 0 for t in target):
-            raise ConversionError(f"adaptive pooling keeping a dynamic dimension is not supported ({node.name}).")
-        size = b.const(np.array(target, np.int64))
-        if "max" in kind:
-            values, indices = b.AdaptiveMaxPool(x, size, index_element_type="i32")
-            return [_unbatched(b, values, added), _unbatched(b, convert(b, indices, "i64"), added)]
-        return [_unbatched(b, b.AdaptiveAvgPool(x, size), added)]
+@aten("aten::convolution", "aten::_convolution")
+def convolution(node, a, b):
+    """convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+    groups): either direction, as ``transposed`` says."""
+    return _convolution(node, a, b, transposed=bool(a.const("transposed")))
+
+
+# ---------------------------------------------------------------------------- poolings
+
+
+def _window(a, x, n: int) -> dict:
+    """The attributes a MaxPool / AvgPool shares (kernel, strides, pads, rounding) of pooling
+    arguments; ceil_mode uses PyTorch's rule (a window must start inside the input or its left
+    padding)."""
+    kernel = _expand(a.const("kernel_size"), n, "kernel_size")
+    stride = a.const("stride", None)
+    strides = kernel if stride is None or stride == [] else _expand(stride, n, "stride")
+    pads = _expand(a.const("padding", 0), n, "padding")
+    shape = x.data.get_shape()
+    # a window larger than the padded input (allowed with ceil_mode) covers all of it
+    kernel = [k if shape[2 + i] < 0 else min(k, shape[2 + i] + 2 * pads[i]) for i, k in enumerate(kernel)]
+    return dict(kernel=kernel, strides=strides, pads_begin=pads, pads_end=pads,
+                rounding_type="ceil_torch" if a.const("ceil_mode", False) else "floor")
+
+
+def _max_pool(node, a, b):
+    """Values and indices (within each channel's spatial block, i64) of max_pool*."""
+    n = _spatial_count(node.fw_op)
+    x, added = _batched(b, a.tensor(0), n, node)
+    attrs = _window(a, x, n)
+    values, indices = b.MaxPool(x, dilations=_expand(a.const("dilation", 1), n, "dilation"),
+                                index_element_type="i32", axis=2, **attrs)
+    # the CPU plugin computes i32 indices; PyTorch's are i64
+    return [_unbatched(b, values, added), _unbatched(b, convert(b, indices, "i64"), added)]
+
+
+@aten("aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d")
+def max_pool(node, a, b):
+    """max_pool{1,2,3}d(input, kernel_size, stride, padding, dilation, ceil_mode)."""
+    return _max_pool(node, a, b)[:1]
+
+
+@aten("aten::max_pool1d_with_indices", "aten::max_pool2d_with_indices", "aten::max_pool3d_with_indices")
+def max_pool_with_indices(node, a, b):
+    """max_pool{1,2,3}d_with_indices: the values and their indices."""
+    return _max_pool(node, a, b)
+
+
+@aten("aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d")
+def avg_pool(node, a, b):
+    """avg_pool{1,2,3}d(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+    divisor_override)."""
+    n = _spatial_count(node.fw_op)
+    x, added = _batched(b, a.tensor(0), n, node)
+    if a.const("divisor_override", None) is not None:
+        raise ConversionError("avg_pool with divisor_override is not supported.")
+    attrs = _window(a, x, n)
+    y = b.AvgPool(x, **attrs, **{"exclude-pad": not bool(a.const("count_include_pad", True))})
+    return [_unbatched(b, y, added)]
+
+
+def _adaptive_input(node, a, b):
+    """The batched input of an adaptive pooling, whether a batch dim was added, and the output
+    size as a 1-D i64 tensor (a None size keeps the input's dim, read as the model computes it)."""
+    n = _spatial_count(node.fw_op)
+    x, added = _batched(b, a.tensor(0), n, node)
+    sizes = list(np.atleast_1d(np.asarray(a.const("output_size"), dtype=object)))
+    sizes = sizes * n if len(sizes) == 1 else sizes
+    size = int_list_port(b, [dim_size(b, x, 2 + i) if s is None else int(s) for i, s in enumerate(sizes)])
+    return x, added, size
+
+
+@aten("aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d",
+      "aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool3d")
+def adaptive_avg_pool(node, a, b):
+    """adaptive_avg_pool{1,2,3}d(input, output_size)."""
+    x, added, size = _adaptive_input(node, a, b)
+    return [_unbatched(b, b.AdaptiveAvgPool(x, size), added)]
+
+
+@aten("aten::adaptive_max_pool1d", "aten::adaptive_max_pool2d", "aten::adaptive_max_pool3d")
+def adaptive_max_pool(node, a, b):
+    """adaptive_max_pool{1,2,3}d(input, output_size): the values and their (i64) indices."""
+    x, added, size = _adaptive_input(node, a, b)
+    values, indices = b.AdaptiveMaxPool(x, size, index_element_type="i32")
+    return [_unbatched(b, values, added), _unbatched(b, convert(b, indices, "i64"), added)]

@@ -1,133 +1,192 @@
-"""Lowering of the ATen normalizations: batch_norm (inference, or with batch statistics), layer_norm,
-group_norm, instance_norm, rms_norm, and their native_ / _native_ forms with extra outputs."""
+"""ATen normalizations: batch_norm (inference, or with batch statistics), instance_norm,
+layer_norm, group_norm, rms_norm, weight_norm, and their native_ / _native_ forms with extra
+outputs (saved statistics, which inference never uses): their translators."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import AtenOp, const, convert, rank_of
+from extensions.front.pytorch.aten import const, convert, dim_size, rank_of, reshape
+from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
+from mo.graph.building import i64
 
-BATCH_NORMS = ("aten::batch_norm", "aten::_native_batch_norm_legit_no_training", "aten::_native_batch_norm_legit",
-               "aten::native_batch_norm", "aten::_batch_norm_impl_index", "aten::instance_norm")
-OTHER_NORMS = ("aten::layer_norm", "aten::native_layer_norm", "aten::group_norm", "aten::native_group_norm",
-               "aten::rms_norm")
-WEIGHT_NORMS = ("aten::_weight_norm", "aten::_weight_norm_interface")
 F32_EPS = float(np.finfo(np.float32).eps)
 
 
-def _channel_shape(rank: int) -> np.ndarray:
-    return np.array([1, -1] + [1] * (rank - 2), np.int64)
+def _optional(a, key):
+    """A tensor argument that may be None or absent."""
+    return None if a.is_none(key) else a.tensor(key)
 
 
-def _affine(b, y, weight, bias, shape=None):
-    """y * weight + bias (either may be None), reshaped to ``shape`` first when given."""
-    if weight is not None:
-        w = convert(b, weight, y.data.get_dtype())
-        y = b.Multiply(y, b.Reshape(w, b.const(shape), special_zero=False) if shape is not None else w)
-    if bias is not None:
-        c = convert(b, bias, y.data.get_dtype())
-        y = b.Add(y, b.Reshape(c, b.const(shape), special_zero=False) if shape is not None else c)
+def _affine(b, y, weight, bias, channels_first: bool = False):
+    """y * weight + bias (either may be None); per channel (dim 1) with ``channels_first``, else
+    along the last dims."""
+    rank = y.data.get_rank()
+    for param, op in ((weight, b.Multiply), (bias, b.Add)):
+        if param is not None:
+            param = convert(b, param, y.data.get_dtype())
+            y = op(y, reshape(b, param, [1, -1] + [1] * (rank - 2)) if channels_first else param)
     return y
 
 
-def layer_norm(b, x, count: int, eps: float, weight=None, bias=None):
-    """Normalization over the last ``count`` dims, then scale and shift."""
+def _mvn(b, x, axes: list[int], eps: float):
+    return b.MVN(x, i64(axes), eps=float(eps), normalize_variance=True, eps_mode="inside_sqrt")
+
+
+def normalized_last(b, x, count: int, eps: float, weight=None, bias=None):
+    """Normalization over the last ``count`` dims, then scale and shift (layer_norm)."""
     rank = x.data.get_rank()
     return _affine(b, _mvn(b, x, list(range(rank - count, rank)), eps), weight, bias)
 
 
-def _mvn(b, x, axes: list[int], eps: float):
-    return b.MVN(x, b.const(np.array(axes, np.int64)), eps=float(eps), normalize_variance=True,
-                 eps_mode="inside_sqrt")
+def _filled(b, value: float, like, et: str):
+    """A 1-D tensor of ``value`` as long as the 1-D tensor ``like`` (or the 0-d size ``like``)."""
+    shape = like.data.get_shape()
+    if shape is not None and len(shape) == 1 and shape[0] >= 0:
+        return const(b, np.full(shape, value), et)
+    count = reshape(b, like, [1]) if shape == () else b.ShapeOf(like)
+    return b.Broadcast(const(b, value, et), count)
 
 
-class AtenBatchNorm(AtenOp):
-    """batch_norm with running statistics -> BatchNormInference; with batch statistics
-    (training, instance_norm) -> MVN over the batch (and spatial) dims, then scale and shift."""
-
-    op = "pytorch::BatchNorm"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        rank = rank_of(x, node)
-        et = x.data.get_dtype()
-        eps = float(a.const("eps", 1e-5))
-        weight = None if a.is_none("weight") else a.tensor("weight")
-        bias = None if a.is_none("bias") else a.tensor("bias")
-        if kind == "aten::instance_norm":
-            batch_stats = bool(a.const("use_input_stats", True))
-        elif kind == "aten::_native_batch_norm_legit_no_training":
-            batch_stats = False
-        else:
-            batch_stats = bool(a.const("training", False)) or a.is_none("running_mean")
-        extra = [None, None] if kind != "aten::batch_norm" and kind != "aten::instance_norm" else []
-        if kind == "aten::_batch_norm_impl_index":
-            extra = [None, None, None, None]
-        if batch_stats:
-            axes = list(range(2, rank)) if kind == "aten::instance_norm" else [0] + list(range(2, rank))
-            y = _affine(b, _mvn(b, x, axes, eps), weight, bias, _channel_shape(rank))
-            return [y] + extra
-        channels = x.data.get_shape()[1]
-        if (weight is None or bias is None) and channels < 0:
-            raise ConversionError(f"batch_norm without weight or bias needs a static channel count ({node.name}).")
-        gamma = convert(b, weight, et) if weight is not None else const(b, np.ones(channels), et)
-        beta = convert(b, bias, et) if bias is not None else const(b, np.zeros(channels), et)
-        mean, var = convert(b, a.tensor("running_mean"), et), convert(b, a.tensor("running_var"), et)
-        y = b.BatchNormInference(x, gamma, beta, mean, var, epsilon=eps)
-        return [y] + extra
+# ---------------------------------------------------------------------------- batch statistics or running ones
 
 
-class AtenNorm(AtenOp):
-    """layer_norm (over the last len(normalized_shape) dims), group_norm, rms_norm."""
-
-    op = "pytorch::Norm"
-
-    @classmethod
-    def build(cls, node, a, b):
-        kind = node.fw_op
-        x = a.tensor(0)
-        rank = rank_of(x, node)
-        weight = None if a.is_none("weight") else a.tensor("weight")
-        bias = None if not a.has("bias") or a.is_none("bias") else a.tensor("bias")
-        if kind in ("aten::layer_norm", "aten::native_layer_norm"):
-            count = len(np.atleast_1d(a.const("normalized_shape")))
-            y = layer_norm(b, x, count, a.const("eps", 1e-5), weight, bias)
-            return [y] + ([None, None] if kind == "aten::native_layer_norm" else [])
-        if kind == "aten::rms_norm":
-            count = len(np.atleast_1d(a.const("normalized_shape")))
-            eps = a.const("eps", None)
-            et = x.data.get_dtype()
-            axes = b.const(np.arange(rank - count, rank, dtype=np.int64))
-            mean_square = b.ReduceMean(b.Multiply(x, x), axes, keep_dims=True)
-            y = b.Divide(x, b.Sqrt(b.Add(mean_square, const(b, F32_EPS if eps is None else eps, et))))
-            return [_affine(b, y, weight, None)]
-        groups = int(a.const("num_groups" if kind == "aten::group_norm" else "group"))
-        eps = float(a.const("eps", 1e-5))
-        channels = x.data.get_shape()[1]
-        et = x.data.get_dtype()
-        if channels < 0 and (weight is None or bias is None):
-            raise ConversionError(f"group_norm without weight or bias needs a static channel count ({node.name}).")
-        gamma = convert(b, weight, et) if weight is not None else const(b, np.ones(channels), et)
-        beta = convert(b, bias, et) if bias is not None else const(b, np.zeros(channels), et)
-        y = b.GroupNormalization(x, gamma, beta, num_groups=groups, epsilon=eps)
-        return [y] + ([None, None] if kind == "aten::native_group_norm" else [])
+def _batch_norm(node, a, b, batch_stats: bool):
+    """Normalization per channel (dim 1): with batch statistics an MVN over the batch and spatial
+    dims, then scale and shift; with the running statistics BatchNormInference (a missing weight
+    is 1, a missing bias 0)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    et = x.data.get_dtype()
+    eps = float(a.const("eps", 1e-5))
+    weight, bias = _optional(a, "weight"), _optional(a, "bias")
+    if batch_stats:
+        return _affine(b, _mvn(b, x, [0] + list(range(2, rank)), eps), weight, bias, channels_first=True)
+    mean, var = convert(b, a.tensor("running_mean"), et), convert(b, a.tensor("running_var"), et)
+    gamma = convert(b, weight, et) if weight is not None else _filled(b, 1, mean, et)
+    beta = convert(b, bias, et) if bias is not None else _filled(b, 0, mean, et)
+    return b.BatchNormInference(x, gamma, beta, mean, var, epsilon=eps)
 
 
-class AtenWeightNorm(AtenOp):
-    """_weight_norm(v, g, dim): v * g / ||v||, the norm over every dim but ``dim`` (-1: all)."""
+def _uses_batch_stats(a) -> bool:
+    return bool(a.const("training", False)) or a.is_none("running_mean")
 
-    op = "pytorch::WeightNorm"
 
-    @classmethod
-    def build(cls, node, a, b):
-        v = a.tensor(0)
-        g = convert(b, a.tensor(1), v.data.get_dtype())
-        rank = rank_of(v, node)
-        dim = int(a.const("dim", 0))
-        kept = None if dim == -1 else (dim + rank if dim < 0 else dim)
-        axes = [i for i in range(rank) if i != kept]
-        norm = b.ReduceL2(v, b.const(np.array(axes, np.int64)), keep_dims=True)
-        return [b.Multiply(v, b.Divide(g, norm)), norm] if node.fw_op.endswith("interface") else \
-            [b.Multiply(v, b.Divide(g, norm))]
+@aten("aten::batch_norm")
+def batch_norm(node, a, b):
+    """batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+    cudnn_enabled)."""
+    return [_batch_norm(node, a, b, _uses_batch_stats(a))]
+
+
+@aten("aten::native_batch_norm", "aten::_native_batch_norm_legit")
+def native_batch_norm(node, a, b):
+    """native_batch_norm / _native_batch_norm_legit (also its no_stats form): the output, then the
+    saved mean and inverse deviation (unused in inference)."""
+    return [_batch_norm(node, a, b, _uses_batch_stats(a)), None, None]
+
+
+@aten("aten::_native_batch_norm_legit_no_training")
+def native_batch_norm_no_training(node, a, b):
+    """_native_batch_norm_legit_no_training: with the running statistics, and two unused outputs."""
+    return [_batch_norm(node, a, b, False), None, None]
+
+
+@aten("aten::_batch_norm_impl_index")
+def batch_norm_impl_index(node, a, b):
+    """_batch_norm_impl_index: the output of batch_norm, and four unused outputs (saved state)."""
+    return [_batch_norm(node, a, b, _uses_batch_stats(a)), None, None, None, None]
+
+
+@aten("aten::instance_norm")
+def instance_norm(node, a, b):
+    """instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, ...): the
+    statistics of each sample and channel (an MVN over the spatial dims), or the running ones."""
+    if not a.const("use_input_stats", True):
+        return [_batch_norm(node, a, b, False)]
+    x = a.tensor(0)
+    y = _mvn(b, x, list(range(2, rank_of(x, node))), float(a.const("eps", 1e-5)))
+    return [_affine(b, y, _optional(a, "weight"), _optional(a, "bias"), channels_first=True)]
+
+
+# ---------------------------------------------------------------------------- layer, group, RMS, weight
+
+
+def _layer_norm(node, a, b):
+    x = a.tensor(0)
+    count = len(np.atleast_1d(a.const("normalized_shape")))
+    if count > rank_of(x, node):
+        raise ConversionError(f"normalized_shape has {count} dims, more than the rank-{x.data.get_rank()} input.")
+    return normalized_last(b, x, count, a.const("eps", 1e-5), _optional(a, "weight"), _optional(a, "bias"))
+
+
+@aten("aten::layer_norm")
+def layer_norm(node, a, b):
+    """layer_norm(input, normalized_shape, weight, bias, eps): over the last len(normalized_shape) dims."""
+    return [_layer_norm(node, a, b)]
+
+
+@aten("aten::native_layer_norm")
+def native_layer_norm(node, a, b):
+    """native_layer_norm: the output of layer_norm, then the (unused) mean and inverse deviation."""
+    return [_layer_norm(node, a, b), None, None]
+
+
+def _group_norm(node, a, b, groups: int):
+    """GroupNormalization; a missing weight is 1 and a missing bias 0 for each channel."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    weight, bias = _optional(a, "weight"), _optional(a, "bias")
+    channels = dim_size(b, x, 1) if weight is None or bias is None else None
+    gamma = convert(b, weight, et) if weight is not None else _filled(b, 1, channels, et)
+    beta = convert(b, bias, et) if bias is not None else _filled(b, 0, channels, et)
+    return b.GroupNormalization(x, gamma, beta, num_groups=groups, epsilon=float(a.const("eps", 1e-5)))
+
+
+@aten("aten::group_norm")
+def group_norm(node, a, b):
+    """group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)."""
+    return [_group_norm(node, a, b, int(a.const("num_groups")))]
+
+
+@aten("aten::native_group_norm")
+def native_group_norm(node, a, b):
+    """native_group_norm(input, weight, bias, N, C, HxW, group, eps): the output, then the
+    (unused) mean and inverse deviation."""
+    return [_group_norm(node, a, b, int(a.const("group"))), None, None]
+
+
+@aten("aten::rms_norm")
+def rms_norm(node, a, b):
+    """rms_norm(input, normalized_shape, weight, eps): x / sqrt(mean(x^2) + eps) over the last dims,
+    times weight; eps None is the f32 machine epsilon."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    count = len(np.atleast_1d(a.const("normalized_shape")))
+    eps = a.const("eps", None)
+    mean_square = b.ReduceMean(b.Multiply(x, x), i64(list(range(rank - count, rank))), keep_dims=True)
+    y = b.Divide(x, b.Sqrt(b.Add(mean_square, const(b, F32_EPS if eps is None else eps, x.data.get_dtype()))))
+    return [_affine(b, y, _optional(a, "weight"), None)]
+
+
+def _weight_norm(node, a, b):
+    """v * g / ||v|| and the norm, over every dim but ``dim`` (-1: over all)."""
+    v = a.tensor(0)
+    g = convert(b, a.tensor(1), v.data.get_dtype())
+    rank = rank_of(v, node)
+    dim = int(a.const("dim", 0))
+    kept = None if dim == -1 else (dim + rank if dim < 0 else dim)
+    norm = b.ReduceL2(v, i64([i for i in range(rank) if i != kept]), keep_dims=True)
+    return b.Multiply(v, b.Divide(g, norm)), norm
+
+
+@aten("aten::_weight_norm")
+def weight_norm(node, a, b):
+    """_weight_norm(v, g, dim)."""
+    return [_weight_norm(node, a, b)[0]]
+
+
+@aten("aten::_weight_norm_interface")
+def weight_norm_interface(node, a, b):
+    """_weight_norm_interface(v, g, dim): the weight, then the norm."""
+    return list(_weight_norm(node, a, b))

@@ -1,4 +1,4 @@
-"""Lowering of the ATen recurrent layers (lstm, gru, rnn_tanh, rnn_relu) to one LSTMSequence /
+"""ATen recurrent layers (lstm, gru, rnn_tanh, rnn_relu): their translators, one LSTMSequence /
 GRUSequence / RNNSequence per layer.
 
 PyTorch gives the weights per layer and direction as w_ih [G*H, in], w_hh [G*H, H] and the
@@ -11,94 +11,100 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import AtenOp, const, convert, dim_size, rank_of
+from extensions.front.pytorch.aten import const, convert, dim_size, rank_of, reshape
+from extensions.front.pytorch.shape import sliced
+from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
+from mo.graph.building import i64
 
-RECURRENT = {"aten::lstm": ("LSTMSequence", 4), "aten::gru": ("GRUSequence", 3),
-             "aten::rnn_tanh": ("RNNSequence", 1), "aten::rnn_relu": ("RNNSequence", 1)}
 # OpenVINO gate order as indices of PyTorch's gates
 _ORDER = {"LSTMSequence": [1, 0, 2, 3], "GRUSequence": [1, 0, 2], "RNNSequence": [0]}
+_SWAP_01 = i64(1, 0, 2)
 
 
 def _gates(b, w, count: int, hidden: int):
     """The per-gate blocks of a [G*H, ...] weight or [G*H] bias."""
     if count == 1:
         return [w]
-    return list(b.VariadicSplit(w, b.const(np.int64(0)), b.const(np.full(count, hidden, np.int64))))
+    return list(b.VariadicSplit(w, np.int64(0), np.full(count, hidden, np.int64)))
 
 
-class AtenRecurrent(AtenOp):
-    """lstm / gru / rnn_tanh / rnn_relu(input, hx, params, has_biases, num_layers, dropout, train,
-    bidirectional, batch_first)."""
+def _direction(b, params, op: str, hidden: int, et: str):
+    """W, R and B of one direction in OpenVINO's gate order."""
+    order = _ORDER[op]
+    count = len(order)
+    w_ih, w_hh = (_gates(b, p, count, hidden) for p in params[:2])
+    w = b.Concat(*[w_ih[g] for g in order], axis=0) if count > 1 else w_ih[0]
+    r = b.Concat(*[w_hh[g] for g in order], axis=0) if count > 1 else w_hh[0]
+    if len(params) == 2:
+        size = count * hidden + (hidden if op == "GRUSequence" else 0)
+        return w, r, const(b, np.zeros(size), et)
+    b_ih, b_hh = (_gates(b, p, count, hidden) for p in params[2:])
+    if op == "GRUSequence":   # z and r biases summed; the n gate keeps W's and U's apart
+        bias = b.Concat(b.Add(b_ih[1], b_hh[1]), b.Add(b_ih[0], b_hh[0]), b_ih[2], b_hh[2], axis=0)
+    else:
+        bias = b.Concat(*[b.Add(b_ih[g], b_hh[g]) for g in order], axis=0) if count > 1 else \
+            b.Add(b_ih[0], b_hh[0])
+    return w, r, bias
 
-    op = "pytorch::Recurrent"
 
-    @classmethod
-    def build(cls, node, a, b):
-        op, count = RECURRENT[node.fw_op]
-        x = a.tensor("input")
-        et = x.data.get_dtype()
-        if rank_of(x, node) != 3:
-            raise ConversionError(f"{node.fw_op} of an unbatched (2-D) input is not supported ({node.name}).")
-        params = [convert(b, p, et) for p in a.tensors("params")]
-        has_biases, layers = bool(a.const("has_biases")), int(a.const("num_layers"))
-        dirs = 2 if a.const("bidirectional") else 1
-        batch_first = bool(a.const("batch_first"))
-        per_direction = 4 if has_biases else 2
-        if len(params) != layers * dirs * per_direction:
-            raise ConversionError(f"{node.fw_op} has {len(params)} weights, expected {layers * dirs * per_direction}.")
-        hidden = params[1].data.get_shape()[1]
-        states = [convert(b, s, et) for s in a.tensors("hx")]
-        if not batch_first:
-            x = b.Transpose(x, b.const(np.array([1, 0, 2], np.int64)))
-        batch = dim_size(b, x, 0)
-        lengths = b.Broadcast(dim_size(b, x, 1), b.Reshape(batch, b.const(np.array([1], np.int64)),
-                                                           special_zero=False))
-        state_shape = b.Concat(b.const(np.array([layers * dirs], np.int64)),
-                               b.Reshape(batch, b.const(np.array([1], np.int64)), special_zero=False),
-                               b.const(np.array([hidden], np.int64)), axis=0)
-        while len(states) < (2 if op == "LSTMSequence" else 1):
-            states.append(b.Broadcast(const(b, 0, et), state_shape))
-        attrs = {"hidden_size": hidden, "direction": "bidirectional" if dirs == 2 else "forward"}
-        if op == "GRUSequence":
-            attrs["linear_before_reset"] = True
-        if op == "RNNSequence":
-            attrs["activations"] = ["relu" if node.fw_op == "aten::rnn_relu" else "tanh"]
-        last = [[] for _ in states]
-        for layer in range(layers):
-            first = layer * dirs * per_direction
-            weights = [cls._direction(b, params[first + d * per_direction:first + (d + 1) * per_direction], op,
-                                      count, hidden, et) for d in range(dirs)]
-            w, r, bias = (b.Concat(*[b.Unsqueeze(wd[i], b.const(np.int64(0))) for wd in weights], axis=0)
-                          for i in range(3))
-            initial = [b.Transpose(b.Slice(s, b.const(np.array([layer * dirs], np.int64)),
-                                           b.const(np.array([(layer + 1) * dirs], np.int64)),
-                                           b.const(np.array([1], np.int64)), b.const(np.array([0], np.int64))),
-                                   b.const(np.array([1, 0, 2], np.int64))) for s in states]
-            outputs = b.op(op, x, *initial, lengths, w, r, bias, **attrs)
-            y = outputs[0]   # [batch, dirs, seq, H] -> [batch, seq, dirs * H]
-            x = b.Reshape(b.Transpose(y, b.const(np.array([0, 2, 1, 3], np.int64))),
-                          b.const(np.array([0, 0, -1], np.int64)), special_zero=True)
-            for i, state in enumerate(outputs[1:]):
-                last[i].append(b.Transpose(state, b.const(np.array([1, 0, 2], np.int64))))
-        if not batch_first:
-            x = b.Transpose(x, b.const(np.array([1, 0, 2], np.int64)))
-        return [x] + [parts[0] if len(parts) == 1 else b.Concat(*parts, axis=0) for parts in last]
+def _sequence(node, a, b, op: str, **attrs):
+    """(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) as
+    one ``op`` per layer: the output sequence, then the last states of every layer and direction."""
+    x = a.tensor("input")
+    et = x.data.get_dtype()
+    if rank_of(x, node) != 3:
+        raise ConversionError("An unbatched (2-D) input is not supported.")
+    params = [convert(b, p, et) for p in a.tensors("params")]
+    has_biases, layers = bool(a.const("has_biases")), int(a.const("num_layers"))
+    dirs = 2 if a.const("bidirectional") else 1
+    batch_first = bool(a.const("batch_first"))
+    per_direction = 4 if has_biases else 2
+    if len(params) != layers * dirs * per_direction:
+        raise ConversionError(f"{len(params)} weights are given, {layers * dirs * per_direction} expected.")
+    hidden = params[1].data.get_shape()[1]
+    states = [convert(b, s, et) for s in a.tensors("hx")]
+    if not batch_first:
+        x = b.Transpose(x, _SWAP_01)
+    batch = reshape(b, dim_size(b, x, 0), [1])
+    lengths = b.Broadcast(dim_size(b, x, 1), batch)
+    while len(states) < (2 if op == "LSTMSequence" else 1):
+        states.append(b.Broadcast(const(b, 0, et), b.Concat(i64(layers * dirs), batch, i64(hidden), axis=0)))
+    attrs.update(hidden_size=hidden, direction="bidirectional" if dirs == 2 else "forward")
+    last = [[] for _ in states]
+    for layer in range(layers):
+        first = layer * dirs * per_direction
+        weights = [_direction(b, params[first + d * per_direction:first + (d + 1) * per_direction], op, hidden, et)
+                   for d in range(dirs)]
+        w, r, bias = (b.Concat(*[b.Unsqueeze(wd[i], np.int64(0)) for wd in weights], axis=0) for i in range(3))
+        initial = [b.Transpose(sliced(b, s, 0, layer * dirs, (layer + 1) * dirs), _SWAP_01) for s in states]
+        outputs = b.op(op, x, *initial, lengths, w, r, bias, **attrs)
+        # [batch, dirs, seq, H] -> [batch, seq, dirs * H]
+        x = b.Reshape(b.Transpose(outputs[0], i64(0, 2, 1, 3)), i64(0, 0, -1), special_zero=True)
+        for i, state in enumerate(outputs[1:]):
+            last[i].append(b.Transpose(state, _SWAP_01))
+    if not batch_first:
+        x = b.Transpose(x, _SWAP_01)
+    return [x] + [parts[0] if len(parts) == 1 else b.Concat(*parts, axis=0) for parts in last]
 
-    @staticmethod
-    def _direction(b, params, op: str, count: int, hidden: int, et: str):
-        """W, R and B of one direction in OpenVINO's gate order."""
-        order = _ORDER[op]
-        w_ih, w_hh = (_gates(b, p, count, hidden) for p in params[:2])
-        w = b.Concat(*[w_ih[g] for g in order], axis=0) if count > 1 else w_ih[0]
-        r = b.Concat(*[w_hh[g] for g in order], axis=0) if count > 1 else w_hh[0]
-        if len(params) == 2:
-            size = count * hidden + (hidden if op == "GRUSequence" else 0)
-            return w, r, const(b, np.zeros(size), et)
-        b_ih, b_hh = (_gates(b, p, count, hidden) for p in params[2:])
-        if op == "GRUSequence":   # z and r biases summed; the n gate keeps W's and U's apart
-            bias = b.Concat(b.Add(b_ih[1], b_hh[1]), b.Add(b_ih[0], b_hh[0]), b_ih[2], b_hh[2], axis=0)
-        else:
-            bias = b.Concat(*[b.Add(b_ih[g], b_hh[g]) for g in order], axis=0) if count > 1 else \
-                b.Add(b_ih[0], b_hh[0])
-        return w, r, bias
+
+@aten("aten::lstm")
+def lstm(node, a, b):
+    """lstm: the output, the last hidden states and the last cell states."""
+    return _sequence(node, a, b, "LSTMSequence")
+
+
+@aten("aten::gru")
+def gru(node, a, b):
+    """gru: the output and the last hidden states (n = tanh(W x + b + r * (U h + b_hn)))."""
+    return _sequence(node, a, b, "GRUSequence", linear_before_reset=True)
+
+
+@aten("aten::rnn_tanh")
+def rnn_tanh(node, a, b):
+    return _sequence(node, a, b, "RNNSequence", activations=["tanh"])
+
+
+@aten("aten::rnn_relu")
+def rnn_relu(node, a, b):
+    return _sequence(node, a, b, "RNNSequence", activations=["relu"])

@@ -4,7 +4,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from tests.utils.torch_models import PATHS, check_module
+from mo.errors import ConversionError
+from tests.utils.torch_models import PATHS, check_module, convert_torch
 
 torch.manual_seed(0)
 
@@ -44,3 +45,13 @@ X = torch.randn(2, 4, 7, 9)
 @pytest.mark.parametrize("module", [Convs(), Pools()], ids=["conv", "pool"])
 def test_conv(module, path, tmp_path):
     check_module(module, (X,), tmp_path, path)
+
+
+class DivisorOverride(nn.Module):
+    def forward(self, x):
+        return F.avg_pool2d(x, 2, divisor_override=3)
+
+
+def test_avg_pool_divisor_override_is_refused(tmp_path):
+    with pytest.raises(ConversionError, match=r"avg_pool2d.*divisor_override is not supported"):
+        convert_torch(DivisorOverride(), (X,), str(tmp_path))

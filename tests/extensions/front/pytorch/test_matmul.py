@@ -1,7 +1,6 @@
-"""Layer tests of the ATen matrix-product and attention lowerings."""
+"""Layer tests of the ATen matrix-product translators."""
 import pytest
 import torch
-import torch.nn.functional as F
 
 from tests.utils.torch_models import PATHS, check_module
 
@@ -20,15 +19,8 @@ class Products(torch.nn.Module):
         flat = x.reshape(-1, 4)
         return self.fc(x), self.fc_nobias(x), torch.addmm(self.bias, flat, self.w, beta=0.5, alpha=2.0), \
             torch.matmul(x, y), torch.bmm(x, y), torch.mm(flat, self.w), torch.baddbmm(x @ y, x, y, alpha=0.3), \
-            torch.einsum("bij,bjk->bik", x, y), torch.einsum("bij->bji", x), x[0, 0] @ y[0, :, 0]
-
-
-class Attention(torch.nn.Module):
-    def forward(self, q, k, v, mask):
-        return F.scaled_dot_product_attention(q, k, v), \
-            F.scaled_dot_product_attention(q, k, v, attn_mask=mask > 0), \
-            F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.3), \
-            F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            torch.einsum("bij,bjk->bik", x, y), torch.einsum("bij->bji", x), x[0, 0] @ y[0, :, 0], \
+            torch.nn.functional.linear(x, self.w[:, 0]), torch.addmm(self.bias, flat, self.w, beta=0)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -36,9 +28,15 @@ def test_products(path, tmp_path):
     check_module(Products(), (torch.randn(2, 3, 4), torch.randn(2, 4, 5)), tmp_path, path)
 
 
+class Inner(torch.nn.Module):
+    """inner (sums over the last dims; the result has x's leading dims, then y's), dot, mv."""
+
+    def forward(self, x, y):
+        v = y[0, 0]
+        return torch.inner(x, y), torch.inner(x, y[0]), torch.inner(x, v), torch.inner(v, x), \
+            torch.inner(v, v), torch.inner(x, torch.tensor(2.0)), torch.dot(x[0, 0], v), torch.mv(x[0], v)
+
+
 @pytest.mark.parametrize("path", PATHS)
-def test_attention(path, tmp_path):
-    q, k, v = torch.randn(2, 3, 5, 8), torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 8)
-    mask = torch.randn(2, 1, 5, 6)
-    mask[..., 0] = 1.0
-    check_module(Attention(), (q, k, v, mask), tmp_path, path)
+def test_inner(path, tmp_path):
+    check_module(Inner(), (torch.randn(2, 3, 4), torch.randn(5, 6, 4)), tmp_path, path)

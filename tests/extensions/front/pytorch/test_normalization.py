@@ -4,7 +4,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from tests.utils.torch_models import PATHS, check_module
+from mo import convert_model
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.torch_models import PATHS, check_module, torch_outputs
 
 torch.manual_seed(0)
 
@@ -52,3 +54,53 @@ class WeightNormConv(nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_weight_norm(path, tmp_path):
     check_module(WeightNormConv(), (torch.randn(2, 4, 9),), tmp_path, path)
+
+
+class NativeNorms(nn.Module):
+    """The native_ / _native_ forms (their first output) and norms without affine parameters or
+    running statistics, called as ATen ops so that every capture path records them."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = _randomized(nn.BatchNorm2d(4))
+        self.gn_plain = nn.GroupNorm(2, 4, affine=False)
+        self.bn_batch_stats = nn.BatchNorm2d(4, track_running_stats=False)
+        self.inorm_running = nn.InstanceNorm2d(4, track_running_stats=True)
+        self.inorm_running.running_mean.uniform_(-1, 1)
+        self.inorm_running.running_var.uniform_(0.5, 2)
+
+    def forward(self, x):
+        aten = torch.ops.aten
+        w, b, mean, var = self.bn.weight, self.bn.bias, self.bn.running_mean, self.bn.running_var
+        return aten.native_batch_norm(x, w, b, mean, var, False, 0.1, 1e-5)[0], \
+            aten._native_batch_norm_legit(x, w, b, True, 0.1, 1e-3)[0], \
+            aten.native_layer_norm(x, [7, 6], None, None, 1e-5)[0], \
+            aten.native_group_norm(x, w, b, 2, 4, 42, 2, 1e-5)[0], \
+            *aten._weight_norm_interface(x.flatten(2)[0], w.reshape(4, 1), 0), \
+            self.gn_plain(x), self.bn_batch_stats(x), self.inorm_running(x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_native_normalization(path, tmp_path):
+    check_module(NativeNorms(), (torch.randn(2, 4, 7, 6) * 2 + 1,), tmp_path, path)
+
+
+class ImplIndex(nn.Module):
+    """_batch_norm_impl_index (its int output cannot be traced, so the module is scripted)."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = _randomized(nn.BatchNorm2d(4))
+
+    def forward(self, x):
+        bn = self.bn
+        return torch._batch_norm_impl_index(x, bn.weight, bn.bias, bn.running_mean, bn.running_var, False, 0.1,
+                                            1e-5, True)[0]
+
+
+def test_batch_norm_impl_index(tmp_path):
+    module = ImplIndex().eval()
+    x = torch.randn(2, 4, 7, 6)
+    xml = convert_model(input_model=torch.jit.script(module), example_input=(x,), output_dir=str(tmp_path),
+                        compress_to_fp16=False).xml
+    assert_close(run_ir(xml, [x.numpy()]), torch_outputs(module, (x,)))

@@ -15,13 +15,15 @@ class Recurrent(nn.Module):
         self.gru = nn.GRU(4, 3)
         self.rnn = nn.RNN(4, 3, nonlinearity="relu", bias=False, bidirectional=True)
         self.lstm_tanh = nn.LSTM(4, 6)
+        self.rnn_tanh = nn.RNN(4, 3, num_layers=2)
 
     def forward(self, x, h0, c0):
         y, (h, c) = self.lstm(x)
         z, hz = self.gru(x.transpose(0, 1))
         r, hr = self.rnn(x)
         w, (hw, cw) = self.lstm_tanh(x, (h0, c0))
-        return y, h, c, z, hz, r, hr, w, hw, cw
+        t, ht = self.rnn_tanh(x)
+        return y, h, c, z, hz, r, hr, w, hw, cw, t, ht
 
 
 @pytest.mark.parametrize("path", PATHS)

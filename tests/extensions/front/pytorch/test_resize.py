@@ -33,3 +33,18 @@ X = torch.randn(2, 3, 4, 6)
 @pytest.mark.parametrize("module", [Resizes(), Pads()], ids=["resize", "pad"])
 def test_resize(module, path, tmp_path):
     check_module(module, (X,), tmp_path, path)
+
+
+class AtenPads(torch.nn.Module):
+    """The padding ops that torch.nn.functional.pad dispatches to, called as ATen ops."""
+
+    def forward(self, x):
+        aten = torch.ops.aten
+        return aten.constant_pad_nd(x, [1, 2, 0, 1], 0.5), aten.reflection_pad2d(x, [1, 2, 2, 1]), \
+            aten.replication_pad1d(x.flatten(2), [2, 3]), aten._pad_circular(x, [1, 2, 3, 0]), \
+            aten.reflection_pad3d(x.unsqueeze(0), [1, 1, 1, 1, 1, 1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_aten_pads(path, tmp_path):
+    check_module(AtenPads(), (X,), tmp_path, path)

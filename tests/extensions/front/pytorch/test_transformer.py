@@ -1,12 +1,42 @@
-"""Layer tests of torch.nn's transformer modules, whose inference fast path is recorded by tracing
-as fused ATen operations (_native_multi_head_attention, _transformer_encoder_layer_fwd)."""
+"""Layer tests of the ATen attention translators: scaled_dot_product_attention, and torch.nn's
+transformer modules, whose inference fast path is recorded by tracing as fused ATen operations
+(_native_multi_head_attention, _transformer_encoder_layer_fwd)."""
 import pytest
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
-from tests.utils.torch_models import PATHS, check_module
+from mo.errors import ConversionError
+from tests.utils.torch_models import PATHS, check_module, convert_torch
 
 torch.manual_seed(0)
+
+
+class ScaledDotProduct(torch.nn.Module):
+    def forward(self, q, k, v, mask):
+        return F.scaled_dot_product_attention(q, k, v), \
+            F.scaled_dot_product_attention(q, k, v, attn_mask=mask > 0), \
+            F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.3), \
+            F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_attention(path, tmp_path):
+    q, k, v = torch.randn(2, 3, 5, 8), torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 8)
+    mask = torch.randn(2, 1, 5, 6)
+    mask[..., 0] = 1.0
+    check_module(ScaledDotProduct(), (q, k, v, mask), tmp_path, path)
+
+
+class GroupedQuery(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+
+def test_attention_with_grouped_query_is_refused(tmp_path):
+    q, k = torch.randn(1, 4, 5, 8), torch.randn(1, 2, 5, 8)
+    with pytest.raises(ConversionError, match=r"scaled_dot_product_attention.*enable_gqa=True is not supported"):
+        convert_torch(GroupedQuery(), (q, k, k), str(tmp_path))
 
 
 class Attention(nn.Module):
