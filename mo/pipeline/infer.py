@@ -45,8 +45,6 @@ def infer_node(node: Node) -> None:
         raise GraphError(
             f"Cannot infer the outputs of node '{node.name}' (op {node.op}) with inputs "
             f"[{inputs}]: {type(e).__name__}: {e}") from e
-    if node.id not in graph:
-        return    # a LoweredOp replaced itself by opset ops, inferred as they were created
     for i in range(op_class.outputs_count(node)):
         shape = graph._node[graph.output_data(node.id, i)].get("shape")
         if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:

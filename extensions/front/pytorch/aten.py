@@ -1,10 +1,10 @@
-"""Base of the PyTorch lowerings, and the helpers they share.
+"""What the ATen translators share: PyTorch's type promotion (``promoted``, ``result_type``) and
+the building helpers they use most, under the names they use (the generic ones come from
+``mo/graph/building.py``).
 
-An ATen operation becomes opset operations once the element types, ranks and constant values of
-its inputs are known (type promotion, negative dims, sizes computed from shapes): its node is an
-``AtenOp`` (a ``mo.ops.lowered.LoweredOp``), whose ``build(node, a, b)`` runs when partial
-inference reaches it, reads the arguments through ``a`` (``AtenArgs``) and builds the
-replacement with the OpBuilder ``b``.
+ATen translators are functions registered with ``@aten("aten::name")``
+(``extensions/load/pytorch/arguments.py``): ``fn(node, a, b)`` reads the arguments through ``a``
+(``AtenArgs``) and builds opset ops with the OpBuilder ``b`` once every input is inferred.
 """
 from __future__ import annotations
 
@@ -18,29 +18,13 @@ from mo.graph.builder import OpBuilder
 from mo.graph.building import convert, int_list_port, norm_axis, rank_of, shape_of  # noqa: F401 (used by translators)
 from mo.graph.building import dim as dim_size  # noqa: F401
 from mo.graph.building import typed_const as const  # noqa: F401
-from mo.graph.node import Node
 from mo.graph.port import Port
-from mo.ops.lowered import LoweredOp
 
 _CATEGORY = {"boolean": 0, "u8": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1, "u16": 1, "u32": 1, "u64": 1,
              "f16": 2, "bf16": 2, "f32": 2, "f64": 2}
 _BITS = {"u8": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "u16": 16, "u32": 32, "u64": 64,
          "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 _DEFAULT = {0: "boolean", 1: "i64", 2: "f32"}   # the type a Python bool / int / float takes
-
-
-class AtenOp(LoweredOp):
-    """An ATen operation lowered during partial inference; subclasses implement ``build``."""
-
-    abstract = True
-
-    @classmethod
-    def lower(cls, node: Node, b: OpBuilder) -> list[Port | None]:
-        return cls.build(node, AtenArgs(node), b)
-
-    @classmethod
-    def build(cls, node: Node, a: AtenArgs, b: OpBuilder) -> list[Port | None]:
-        raise NotImplementedError
 
 
 # ---------------------------------------------------------------------------- types

@@ -1,4 +1,4 @@
-"""Arguments of a loaded ATen node, and the base class of PyTorch extractors.
+"""Arguments of a loaded ATen node, and ``@aten``, which registers an ATen translator.
 
 The loader gives an ATen node one input port per schema argument (see ``builder.py``);
 ``AtenArgs`` reads them by name or position: graph values as Ports, constants as Python values,
@@ -13,7 +13,6 @@ import numpy as np
 
 from extensions.load.pytorch.schema import is_number_type
 from mo.errors import ConversionError
-from mo.front.extractor import Extractor
 from mo.front.translator import translator
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -135,27 +134,6 @@ class AtenArgs:
             return True
         port = self.port(i)
         return port is not None and bool(port.node.get("pytorch_scalar"))
-
-
-class PyTorchExtractor(Extractor):
-    """Base of PyTorch extractors. ``lowerings`` maps each op class (usually an ``AtenOp``, see
-    ``extensions/front/pytorch/aten.py``) to the ATen names (``aten::relu``) it handles; those
-    names become ``op_types`` and ``extract`` turns a node into the op class of its name.
-    Extractors that decide otherwise override ``extract``."""
-
-    abstract = True
-    framework = "pytorch"
-    lowerings: dict = {}
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.__dict__.get("lowerings"):
-            cls._classes = {name: op for op, names in cls.lowerings.items() for name in names}
-            cls.op_types = tuple(cls._classes)
-
-    @classmethod
-    def extract(cls, node: Node) -> None:
-        cls._classes[node.fw_op].update_node(node)
 
 
 def aten(*names: str) -> Callable:

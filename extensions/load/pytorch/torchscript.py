@@ -123,7 +123,10 @@ class TorchScriptDecoder:
                 continue
             if hasattr(example, "shape") and hasattr(example, "dtype"):
                 shape, et = tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype)
-            self.b.env[value.unique()] = self.b.parameter(name, shape, et or "f32")
+            port = self.b.parameter(name, shape, et or "f32")
+            if et is None:
+                port.node["element_type_unknown"] = True    # f32 unless --input says otherwise
+            self.b.env[value.unique()] = port
         self.decode_block(graph)
         flat = []
         for value in graph.outputs():
