@@ -148,19 +148,20 @@ def _transposed_pads(node, x, w, sizes, strides, dilations):
     return begin, end, extra
 
 
-def _pool(node, b, op: str, ksize, **extra):
+def _pool(node, b, op: str, ksize, strides, **extra):
     """``op`` over the spatial dims, channels-first; ``rounding_type`` floor."""
-    rank = node.rank
+    rank, fmt = node.rank, node.data_format
     x = in_channels_first(b, node.in_port(0).get_source(), node, rank)
     attrs = window_attrs(node)
     attrs.pop("dilations")
-    y = b.op(op, x, name=node.name, rounding_type="floor", kernel=spatial(ksize, node.data_format), **attrs, **extra)
+    attrs.update(kernel=spatial(ksize, fmt), strides=spatial(strides, fmt))
+    y = b.op(op, x, name=node.name, rounding_type="floor", **attrs, **extra)
     return [back_to_data_format(b, y[0] if isinstance(y, tuple) else y, node, rank)]
 
 
 @translator("tf", "MaxPool", "MaxPool3D")
 def max_pool(node, b):
-    return _pool(node, b, "MaxPool", node.ksize)
+    return _pool(node, b, "MaxPool", node.ksize, node.strides)
 
 
 @translator("tf", "MaxPoolV2")
@@ -169,11 +170,10 @@ def max_pool_v2(node, b):
     ksize, strides = node.in_port(1).data.get_value(), node.in_port(2).data.get_value()
     if ksize is None or strides is None:
         raise ConversionError("its ksize or strides are not constant, which is not supported.")
-    node["strides"] = [int(v) for v in strides]
-    return _pool(node, b, "MaxPool", ksize)
+    return _pool(node, b, "MaxPool", ksize, strides)
 
 
 @translator("tf", "AvgPool", "AvgPool3D")
 def avg_pool(node, b):
     """AvgPool with the padding excluded from the averages, as TensorFlow does."""
-    return _pool(node, b, "AvgPool", node.ksize, **{"exclude-pad": True})
+    return _pool(node, b, "AvgPool", node.ksize, node.strides, **{"exclude-pad": True})
