@@ -22,12 +22,42 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.tf.identity import RemoveTfIdentity
+from extensions.load.tf.attributes import TfExtractor
 from extensions.ops.control_flow import port_entry, sliced_entry
 from mo.errors import ConversionError
+from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
-from mo.pipeline.transform import ReplaceOp
+from mo.pipeline.extract import framework_op_name, mark_framework_op
+from mo.pipeline.transform import Transform, replace_outputs
+
+WHILE = ("While", "StatelessWhile")
+IF = ("If", "StatelessIf")
+TENSOR_LISTS = ("TensorListReserve", "TensorListFromTensor", "TensorListStack", "TensorListGetItem",
+                "TensorListSetItem", "EmptyTensorList")
+
+
+class ControlFlowExtractor(TfExtractor):
+    """While and If stay framework ops (``tf:While``, ``tf:StatelessIf``...) for the front
+    rewrites below, which replace them by Loop and If with their bodies; an If's outputs are
+    counted from ``Tout``."""
+
+    op_types = WHILE + IF
+
+    @classmethod
+    def extract(cls, node):
+        mark_framework_op(node, "tf", node.fw_op)
+        if node.fw_op in IF:
+            node["num_outputs"] = len(cls.attr(node, "Tout", []) or [])
+
+
+@translator("tf", *TENSOR_LISTS)
+def tensor_list(node, b):
+    """The TensorList ops are converted only by TfWhileToLoop, inside the loops over sequences it
+    supports; one that reaches translation is used some other way."""
+    raise ConversionError(f"{node.fw_op} is used outside the loops over sequences the converter supports (a "
+                          f"TensorList read or written at a While loop's counter, stacked after the loop).")
 
 
 def ordered(graph, op: str, key: str) -> list[Node]:
@@ -72,13 +102,17 @@ def copy_graph(src, dst, feeds: dict[str, Port]) -> dict[str, Port]:
 
 def list_kind(port: Port | None) -> str | None:
     """The TensorList op producing ``port``, if any."""
-    if port is None or port.node.op != "tf::TensorList":
+    if port is None or port.node.get("translate") not in TENSOR_LISTS:
         return None
     return port.node.fw_op
 
 
+def is_list_op(node: Node, op_type: str) -> bool:
+    return node.op == framework_op_name("tf", op_type)
+
+
 class WhileLoop:
-    """The analysis of one tf::While node: which loop variables are counters, sliced input
+    """The analysis of one While node: which loop variables are counters, sliced input
     lists, concatenated output lists or plain carried values."""
 
     def __init__(self, node: Node):
@@ -133,7 +167,7 @@ class WhileLoop:
         param, result = self.params[k], self.results[k]
         users = [p.node for p in param.out_port(0).get_destinations()]
         if kind == "TensorListFromTensor":
-            reads = [u for u in users if u.op == "tf::TensorList" and u.fw_op == "TensorListGetItem"]
+            reads = [u for u in users if is_list_op(u, "TensorListGetItem")]
             passthrough = result.in_port(0).get_source().node.id == param.id
             if not passthrough or any(u.id != result.id and u not in reads for u in users) \
                     or not all(self._index_is_counter(r) for r in reads):
@@ -141,29 +175,48 @@ class WhileLoop:
             self.inputs[k] = reads
         elif kind in ("TensorListReserve", "EmptyTensorList"):
             writer = result.in_port(0).get_source().node
-            if writer.op != "tf::TensorList" or writer.fw_op != "TensorListSetItem" or [u.id for u in users] != [
-                    writer.id]:
+            if not is_list_op(writer, "TensorListSetItem") or [u.id for u in users] != [writer.id]:
                 self.fail(f"TensorList loop variable {k} is not only written by TensorListSetItem")
             if not self._index_is_counter(writer):
                 if not self._overwrites_single_item(k, writer):
                     self.fail(f"TensorList loop variable {k} is not written at the counter")
                 self.last.add(k)
             after = [p.node for p in self.node.out_port(k).get_destinations()]
-            if any(a.op != "tf::TensorList" or a.fw_op != "TensorListStack" for a in after):
+            if not all(is_list_op(a, "TensorListStack") for a in after):
                 self.fail(f"TensorList loop variable {k} is used after the loop other than by TensorListStack")
             self.outputs[k] = writer
         elif kind is not None:
             self.fail(f"loop variable {k} is a TensorList made by {kind}")
 
 
-class TfWhileToLoop(ReplaceOp):
-    """tf::While -> Loop (see the module docstring)."""
+class TfControlFlowRewrite(Transform):
+    """A front rewrite replacing each node of the framework ops ``ops`` by what ``replace_op``
+    builds, after the pass-through ops are gone."""
 
+    abstract = True
     frameworks = ("tf",)
-    op = "tf::While"
 
     def run_after(self):
         return [RemoveTfIdentity]
+
+    def find_and_replace_pattern(self, graph) -> None:
+        for op in self.ops:
+            for node in graph.nodes_by_op(op):
+                if node.id in graph:
+                    replace_outputs(node, self.replace_op(graph, node))
+
+    def replace_op(self, graph, node: Node) -> list[Port | None]:
+        raise NotImplementedError
+
+
+class TfWhileToLoop(TfControlFlowRewrite):
+    """While / StatelessWhile -> Loop (see the module docstring)."""
+
+    ops = tuple(framework_op_name("tf", t) for t in WHILE)
+
+    def matched_ops(self) -> set[str]:
+        """The While ops, and the TensorList ops it converts inside and around the loops."""
+        return set(self.ops) | {framework_op_name("tf", t) for t in TENSOR_LISTS}
 
     def replace_op(self, graph, node):
         loop = WhileLoop(node)
@@ -225,15 +278,11 @@ class TfWhileToLoop(ReplaceOp):
                 graph.remove_node(maker.id)
 
 
-class TfIfToOpset(ReplaceOp):
-    """tf::If -> If: the branches' arguments are inputs 1.. of the node; a numeric condition is
-    true when non-zero."""
+class TfIfToOpset(TfControlFlowRewrite):
+    """If / StatelessIf -> If: the branches' arguments are inputs 1.. of the node; a numeric
+    condition is true when non-zero."""
 
-    frameworks = ("tf",)
-    op = "tf::If"
-
-    def run_after(self):
-        return [RemoveTfIdentity]
+    ops = tuple(framework_op_name("tf", t) for t in IF)
 
     def replace_op(self, graph, node):
         b = OpBuilder(graph, node.name)

@@ -1,7 +1,7 @@
 """Channels-last <-> channels-first helpers for lowering TensorFlow's NHWC operations.
 
 A layout-sensitive TensorFlow op in NHWC becomes ``Transpose(to NCHW) -> opset op (NCHW) ->
-Transpose(to NHWC)``; the layout pass (extensions/middle/tf_layout.py) then moves those
+Transpose(to NHWC)``; the layout step (extensions/middle/transpose_sinking.py) then moves those
 Transposes through layout-agnostic ops and cancels the pairs that meet.
 """
 from __future__ import annotations
@@ -9,16 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mo.graph.builder import OpBuilder
-
-
-def to_channels_first(rank: int) -> np.ndarray:
-    """Permutation N...C -> NC...: [0, rank-1, 1, ..., rank-2]."""
-    return np.array([0, rank - 1] + list(range(1, rank - 1)), np.int64)
-
-
-def to_channels_last(rank: int) -> np.ndarray:
-    """Permutation NC... -> N...C: [0, 2, ..., rank-1, 1]."""
-    return np.array([0] + list(range(2, rank)) + [1], np.int64)
+from mo.graph.building import to_channels_first, to_channels_last
 
 
 def channels_last(data_format: str) -> bool:

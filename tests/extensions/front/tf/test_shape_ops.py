@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.utils.tf_models import check_tf, random
+from tests.utils.tf_models import check_tf, ir_op_types, random
 
 raw = tf.raw_ops
 
@@ -132,3 +132,15 @@ def test_nested_concats_with_a_shared_part(tmp_path):
         inner = tf.concat([x, x * 2], axis=-1)
         return tf.concat([inner, tf.concat([x + 1, x], axis=-1), inner], axis=-1)
     check_tf(tmp_path, fn, [X])
+
+
+def test_slice_and_pad_sizes_from_a_shape_stay_computed(tmp_path):
+    """Sizes read from an input's shape (static through --input) are known at conversion but stay
+    ShapeOf computations, so the IR stays reshapeable."""
+    def fn(x, y):
+        size = tf.shape(y)
+        return tf.slice(x, [0, 1, 0, 0], size), tf.pad(y, tf.stack([size - size + 1, size * 0], 1))
+    y = random((1, 2, 3, 4), seed=2)
+    xml = check_tf(tmp_path, fn, [X, y], dynamic_batch=True, input="x0[2,3,4,5],x1[1,2,3,4]")
+    types = ir_op_types(xml)
+    assert {"ShapeOf", "Select", "Gather"} <= set(types), types     # Slice's stop and the pads computed

@@ -1,4 +1,4 @@
-"""Extractors of MatMul, BatchMatMul(V2/V3) and Einsum."""
+"""TensorFlow MatMul, BatchMatMul(V2/V3) and Einsum: extractors that set the opset op."""
 from __future__ import annotations
 
 from extensions.load.tf.attributes import TfExtractor

@@ -1,12 +1,18 @@
-"""Extractors of the TensorFlow reductions, ArgMax/ArgMin, TopKV2 and Softmax/LogSoftmax."""
+"""TensorFlow reductions, TopKV2 and Softmax/LogSoftmax (extractors that set the opset op), and
+ArgMax/ArgMin, translated to TopK."""
 from __future__ import annotations
 
+import numpy as np
+
+from extensions.front.tf.shape import constant_input
 from extensions.load.tf.attributes import TfExtractor
-from extensions.ops.tf_internal import TfArgMinMax
+from mo.front.translator import translator
+from mo.graph.building import i64
 
 # reductions over the axes in input 1, as the opset's
 REDUCTIONS = {"Sum": "ReduceSum", "Mean": "ReduceMean", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd",
               "All": "ReduceLogicalAnd", "Any": "ReduceLogicalOr", "EuclideanNorm": "ReduceL2"}
+ARG_MODES = {"ArgMax": "max", "ArgMin": "min"}
 
 
 class ReduceExtractor(TfExtractor):
@@ -16,15 +22,6 @@ class ReduceExtractor(TfExtractor):
     def extract(cls, node):
         node.graph.registry.op(REDUCTIONS[node.fw_op]).update_node(
             node, {"keep_dims": bool(cls.attr(node, "keep_dims", False))})
-
-
-class ArgMinMaxExtractor(TfExtractor):
-    op_types = ("ArgMax", "ArgMin")
-
-    @classmethod
-    def extract(cls, node):
-        TfArgMinMax.update_node(node, {"mode": "max" if node.fw_op == "ArgMax" else "min",
-                                       "output_type": cls.dtype(node, "output_type") or "i64"})
 
 
 class TopKExtractor(TfExtractor):
@@ -47,3 +44,13 @@ class SoftmaxExtractor(TfExtractor):
     @classmethod
     def extract(cls, node):
         node.graph.registry.op(node.fw_op).update_node(node, {"axis": -1})
+
+
+@translator("tf", "ArgMax", "ArgMin")
+def arg_max_min(node, b):
+    """The indices of TopK (max or min) with k = 1 (the first index among equals) along
+    ``dimension``, squeezed."""
+    axis = int(constant_input(node, 1, "dimension"))
+    _, indices = b.TopK(node.in_port(0).get_source(), np.int64(1), axis=axis, mode=ARG_MODES[node.fw_op],
+                        sort="value", index_element_type=TfExtractor.dtype(node, "output_type") or "i64", stable=True)
+    return [b.Squeeze(indices, i64(axis))]

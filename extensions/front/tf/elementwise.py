@@ -1,9 +1,13 @@
-"""Extractors of the TensorFlow elementwise operations: activations, math, comparisons, logic,
-Cast and BiasAdd."""
+"""TensorFlow elementwise operations with an opset counterpart: activations, math,
+comparisons, logic, Round, Cast (extractors that set the opset op), and BiasAdd and Select (v1),
+whose translators adapt the bias or condition to the rank of the data."""
 from __future__ import annotations
 
+import numpy as np
+
 from extensions.load.tf.attributes import TfExtractor
-from extensions.ops.tf_internal import TfBiasAddNCHW, TfMath, TfSelect
+from mo.front.translator import translator
+from mo.graph.building import input_rank
 
 # TensorFlow op type -> opset op with the same inputs and no attributes to translate.
 ONE_TO_ONE = {
@@ -21,11 +25,6 @@ ONE_TO_ONE = {
     "BitwiseAnd": "BitwiseAnd", "BitwiseOr": "BitwiseOr", "BitwiseXor": "BitwiseXor", "SelectV2": "Select",
 }
 
-# TensorFlow elementwise ops built from several opset ops (extensions/front/tf/math_to_opset.py).
-COMPOSITE = ("Rsqrt", "Reciprocal", "Inv", "Square", "Log1p", "Expm1", "Erfc", "Selu", "LeakyRelu", "DivNoNan",
-             "FloorDiv", "Div", "TruncateDiv", "AddN", "ClipByValue", "ZerosLike", "OnesLike", "Relu6",
-             "Xlogy", "Xdivy", "MulNoNan")
-
 
 class OneToOneExtractor(TfExtractor):
     """Elementwise ops whose opset counterpart has the same inputs."""
@@ -35,17 +34,6 @@ class OneToOneExtractor(TfExtractor):
     @classmethod
     def extract(cls, node):
         node.graph.registry.op(ONE_TO_ONE[node.fw_op]).update_node(node)
-
-
-class CompositeExtractor(TfExtractor):
-    """Elementwise ops lowered to several opset ops; ``dtype`` types their constants."""
-
-    op_types = COMPOSITE
-
-    @classmethod
-    def extract(cls, node):
-        TfMath.update_node(node, {"dtype": cls.dtype(node) or "f32",
-                                  "alpha": cls.attr(node, "alpha", 0.2)})
 
 
 class RoundExtractor(TfExtractor):
@@ -66,24 +54,24 @@ class CastExtractor(TfExtractor):
         node.graph.registry.op("Convert").update_node(node, {"destination_type": cls.dtype(node, "DstT")})
 
 
-class BiasAddExtractor(TfExtractor):
-    """BiasAdd: an Add along the last axis (NHWC), or along axis 1 for NCHW."""
+@translator("tf", "BiasAdd", "BiasAddV1")
+def bias_add(node, b):
+    """An Add along the last axis (NHWC); for NCHW, the bias [C] unsqueezed to [C, 1, ...] so it
+    is added along axis 1."""
+    x, bias = node.in_port(0).get_source(), node.in_port(1).get_source()
+    if TfExtractor.data_format(node).startswith("NC"):
+        axes = np.arange(1, input_rank(node, 0) - 1, dtype=np.int64)
+        if axes.size:
+            bias = b.Unsqueeze(bias, axes)
+    return [b.Add(x, bias)]
 
-    op_types = ("BiasAdd", "BiasAddV1")
 
-    @classmethod
-    def extract(cls, node):
-        if cls.data_format(node).startswith("NC"):
-            TfBiasAddNCHW.update_node(node)
-        else:
-            node.graph.registry.op("Add").update_node(node)
-
-
-class SelectExtractor(TfExtractor):
-    """Select (v1): the condition is either of the shape of the values or a vector over rows."""
-
-    op_types = ("Select",)
-
-    @classmethod
-    def extract(cls, node):
-        TfSelect.update_node(node)
+@translator("tf", "Select")
+def select(node, b):
+    """Select (v1): the condition has the shape of the values, or is a vector over their rows
+    (unsqueezed so it broadcasts along axis 0)."""
+    cond, x, y = (node.in_port(i).get_source() for i in range(3))
+    c_rank, x_rank = input_rank(node, 0), input_rank(node, 1)
+    if c_rank == 1 and x_rank > 1:
+        cond = b.Unsqueeze(cond, np.arange(1, x_rank, dtype=np.int64))
+    return [b.Select(cond, x, y)]
