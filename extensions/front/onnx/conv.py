@@ -94,17 +94,15 @@ class ConvTransposeExtractor(OnnxExtractor):
                      "output_shape": cls.ints(node, "output_shape")})
 
 
-def same_transposed_pads(kernel: list[int], node) -> tuple[list[int], list[int]] | None:
-    """Explicit pads of a transposed convolution with auto_pad SAME_*: the output is input*stride,
-    so the total padding is dilated kernel + output_padding - stride, whatever the input size.
-    None when some total is negative (explicit pads cannot extend the output)."""
+def same_transposed_pads(kernel: list[int], node) -> tuple[list[int], list[int]]:
+    """Pads of a transposed convolution with auto_pad SAME_*: the output is input*stride, so the
+    total padding is dilated kernel + output_padding - stride, whatever the input size. A
+    negative pad (a kernel smaller than the stride) extends the output instead of cropping it."""
     n = len(kernel)
     strides = node.strides or [1] * n
     dilations = node.dilations or [1] * n
     out_pad = node.output_padding or [0] * n
     total = [dilations[i] * (kernel[i] - 1) + 1 + out_pad[i] - strides[i] for i in range(n)]
-    if min(total) < 0:
-        return None
     small = [t // 2 for t in total]
     big = [t - t // 2 for t in total]
     return (small, big) if node.auto_pad == "same_upper" else (big, small)
@@ -117,19 +115,23 @@ def conv_transpose(node: Node, b: OpBuilder) -> list[Port]:
     ``output_shape`` becomes the op's output-shape input, from which the op derives the pads; for
     an odd total ONNX puts the extra pad at the end with SAME_UPPER and at the start otherwise,
     which are the op's ``same_lower`` and ``same_upper``. SAME_* without ``output_shape`` gets
-    explicit pads when the kernel size is known, else the output shape input*stride."""
+    explicit pads when the kernel size is known (negative ones as zeros Pad-ded to the result),
+    else the output shape input*stride."""
     x, w = optional_source(node, 0), optional_source(node, 1)
     n = spatial_rank(node, w)
     attrs = {**window(node), "output_padding": node.output_padding}
-    output_shape = None
+    output_shape = extend = None
     if node.output_shape:
         spatial = list(node.output_shape)
         output_shape = np.array(spatial[-n:] if n is not None else spatial, np.int64)
     elif node.auto_pad in ("same_upper", "same_lower"):
         kernel = kernel_shape(node, w)
-        pads = None if kernel is None else same_transposed_pads(kernel, node)
-        if pads is not None:
-            attrs.update(auto_pad="explicit", pads_begin=pads[0], pads_end=pads[1])
+        if kernel is not None:
+            begin, end = same_transposed_pads(kernel, node)
+            attrs.update(auto_pad="explicit", pads_begin=[max(p, 0) for p in begin],
+                         pads_end=[max(p, 0) for p in end])
+            if min(begin + end) < 0:
+                extend = [i64(0, 0, *[max(-p, 0) for p in pads]) for pads in (begin, end)]
         else:
             _, spatial = b.VariadicSplit(b.ShapeOf(x), np.int64(0), i64(2, -1), num_outputs=2)
             strides = np.array(node.strides, np.int64) if node.strides else np.int64(1)
@@ -141,6 +143,8 @@ def conv_transpose(node: Node, b: OpBuilder) -> list[Port]:
         y = b.ConvolutionBackpropData(x, w, output_shape, **attrs)
     else:
         y = b.GroupConvolutionBackpropData(x, grouped_weights(b, w, node.group), output_shape, **attrs)
+    if extend is not None:
+        y = b.Pad(y, *extend, pad_mode="constant")
     return [add_bias(b, node, y)]
 
 

@@ -20,6 +20,12 @@ F, U8, I8, I64 = TensorProto.FLOAT, TensorProto.UINT8, TensorProto.INT8, TensorP
 rng = np.random.default_rng(0)
 
 
+@pytest.fixture(autouse=True)
+def same_data_whatever_the_order():
+    """Every test draws the same random inputs, whichever tests ran before it in its worker."""
+    rng.bit_generator.state = np.random.default_rng(0).bit_generator.state
+
+
 def one_node(op_type, inputs, initializers=None, outputs=1, opset=21, **attrs):
     """A model of one ``op_type`` node: ``inputs`` are (name, element type, shape) model inputs,
     ``initializers`` {name: array or None (an absent optional input)} follow them as node inputs."""
@@ -90,6 +96,16 @@ def test_conv_transpose_same_padding_with_weights_as_input(tmp_path):
     assert ir_results(xml) == [("FP32", (1, 3, 8, 10))]
 
 
+@pytest.mark.parametrize("auto_pad, kernel, stride", [("SAME_UPPER", 3, 2), ("SAME_LOWER", 4, 2),
+                                                      ("SAME_UPPER", 1, 3)])
+def test_conv_transpose_same_padding_with_constant_weights(tmp_path, auto_pad, kernel, stride):
+    """A known kernel size gives explicit pads; a kernel smaller than the stride extends the output."""
+    w = rng.standard_normal((2, 3, kernel, kernel)).astype(np.float32)
+    model = one_node("ConvTranspose", [("x", F, [1, 2, 4, 5])], {"w": w}, auto_pad=auto_pad, strides=[stride] * 2)
+    xml = check(model, [rng.standard_normal((1, 2, 4, 5)).astype(np.float32)], tmp_path, reference_evaluator)
+    assert ir_results(xml) == [("FP32", (1, 3, 4 * stride, 5 * stride))]
+
+
 def test_causal_conv_with_state_on_a_dynamic_length(tmp_path):
     model = one_node("CausalConvWithState", [("x", F, [2, 4, "L"])],
                      {"w": rng.standard_normal((4, 1, 5)).astype(np.float32)}, outputs=2, opset=27,
@@ -103,6 +119,12 @@ def test_global_pools_on_dynamic_dims(tmp_path, op_type):
     xml = check(one_node(op_type, [("x", F, ["N", 3, "H", "W", 2])]),
                 [rng.standard_normal((2, 3, 4, 5, 2)).astype(np.float32)], tmp_path)
     assert ir_results(xml) == [("FP32", (-1, 3, 1, 1, 1))]
+
+
+@pytest.mark.parametrize("p", [1, 3])
+def test_lp_pool_other_norms(tmp_path, p):
+    model = one_node("LpPool", [("x", F, [1, 2, 5, 5])], kernel_shape=[2, 3], strides=[1, 2], p=p)
+    check(model, [rng.standard_normal((1, 2, 5, 5)).astype(np.float32)], tmp_path)
 
 
 # ---------------------------------------------------------------------------- padding
@@ -148,6 +170,24 @@ def test_affine_grid_with_constant_size_or_size_as_input(tmp_path):
           tmp_path / "input")
 
 
+def test_roi_align_max_mode_with_half_pixel_coordinates(tmp_path):
+    x = rng.standard_normal((2, 3, 6, 7)).astype(np.float32)
+    rois = np.array([[0.5, 1.0, 4.0, 5.5], [1.0, 0.0, 6.0, 3.0], [0.0, 0.0, 2.0, 2.0]], np.float32)
+    model = one_node("RoiAlign", [("x", F, [2, 3, 6, 7]), ("rois", F, [3, 4]), ("batch", I64, [3])], mode="max",
+                     output_height=2, output_width=3, sampling_ratio=2, spatial_scale=0.8)
+    check(model, [x, rois, np.array([1, 0, 1], np.int64)], tmp_path, reference_evaluator)
+
+
+@pytest.mark.parametrize("mode", ["linear", "nearest"])
+def test_volumetric_grid_sample_with_border_padding(tmp_path, mode):
+    """(A batch of 2: the CPU plugin of OpenVINO 2026 crashes on this batched Gather with a batch of 1.)"""
+    x = rng.standard_normal((2, 2, 3, 4, 5)).astype(np.float32)
+    grid = rng.uniform(-1.4, 1.4, (2, 2, 3, 2, 3)).astype(np.float32)
+    model = one_node("GridSample", [("x", F, list(x.shape)), ("grid", F, list(grid.shape))], mode=mode,
+                     padding_mode="border", opset=22)
+    check(model, [x, grid], tmp_path, reference_evaluator)
+
+
 def test_volumetric_bicubic_grid_sample_is_refused(tmp_path):
     model = one_node("GridSample", [("x", F, [1, 1, 2, 3, 4]), ("grid", F, [1, 2, 2, 2, 3])], mode="cubic")
     with pytest.raises(ConversionError, match=r"GridSample\): on a 5-D input only the bilinear and nearest"):
@@ -172,12 +212,20 @@ def test_dequantize_linear_output_type_is_the_scale_type(tmp_path):
     assert ir_results(xml) == [("FP16", (1, 3, 2))]
 
 
+def qlinear_conv_params(w_shape: tuple, per_channel: bool) -> dict:
+    """Weights and quantization parameters of QLinearConv (scales chosen so that no requantized
+    value falls exactly between two steps, where rounding may differ)."""
+    channels = w_shape[0]
+    w_scale, w_zp = (np.full(channels, 0.0213, np.float32), np.zeros(channels, np.int8)) if per_channel else \
+        (np.float32(0.0213), np.int8(0))
+    return {"x_scale": np.float32(0.0371), "x_zp": np.uint8(120), "w": rng.integers(-20, 20, w_shape).astype(np.int8),
+            "w_scale": w_scale, "w_zp": w_zp, "y_scale": np.float32(0.0977), "y_zp": np.uint8(128)}
+
+
 def test_qlinear_conv_grouped_strided_on_a_dynamic_dim(tmp_path):
-    params = {"x_scale": np.float32(0.05), "x_zp": np.uint8(120), "w": rng.integers(-20, 20, (8, 2, 3, 3)).astype(
-        np.int8), "w_scale": np.full(8, 0.02, np.float32), "w_zp": np.zeros(8, np.int8), "y_scale": np.float32(0.1),
-        "y_zp": np.uint8(128)}
-    model = one_node("QLinearConv", [("x", U8, [1, 4, 7, "W"])], params, group=2, strides=[2, 2], pads=[1, 1, 1, 1])
-    xml = check(model, [rng.integers(0, 255, (1, 4, 7, 6)).astype(np.uint8)], tmp_path, atol=1)
+    model = one_node("QLinearConv", [("x", U8, [1, 4, 7, "W"])], qlinear_conv_params((8, 2, 3, 3), True), group=2,
+                     strides=[2, 2], pads=[1, 1, 1, 1])
+    xml = check(model, [rng.integers(0, 255, (1, 4, 7, 6)).astype(np.uint8)], tmp_path)
     assert ir_results(xml) == [("U8", (1, 8, 4, -1))]
 
 
@@ -186,3 +234,27 @@ def test_conv_integer_is_i32(tmp_path):
         np.uint8), "x_zp": np.uint8(3)})
     xml = check(model, [rng.integers(0, 255, (1, 1, 3, 3)).astype(np.uint8)], tmp_path)
     assert ir_results(xml) == [("I32", (1, 2, 2, 2))]
+
+
+def test_dequantize_linear_per_last_axis_to_output_dtype(tmp_path):
+    model = one_node("DequantizeLinear", [("x", I8, [2, 3])], {"scale": np.array([0.5, 1, 2], np.float32)}, axis=-1,
+                     output_dtype=TensorProto.FLOAT16, opset=23)
+    xml = check(model, [rng.integers(-128, 127, (2, 3)).astype(np.int8)], tmp_path, reference_evaluator)
+    assert ir_results(xml) == [("FP16", (2, 3))]
+
+
+@pytest.mark.parametrize("op_type, x", [("QuantizeLinear", rng.standard_normal((2, 5)).astype(np.float32) * 10),
+                                        ("DequantizeLinear", rng.integers(-128, 127, (2, 5)).astype(np.int8))])
+def test_blocks_that_do_not_divide_the_axis(tmp_path, op_type, x):
+    """A last, partial block: the repeated scale and zero point are cut to the input's size."""
+    params = {"scale": rng.uniform(0.5, 2, (2, 3)).astype(np.float32), "zp": rng.integers(-3, 3, (2, 3)).astype(
+        np.int8)}
+    model = one_node(op_type, [("x", TensorProto.FLOAT if op_type == "QuantizeLinear" else I8, [2, 5])], params,
+                     axis=1, block_size=2)
+    check(model, [x], tmp_path, reference_evaluator)
+
+
+def test_qlinear_conv_with_bias(tmp_path):
+    params = {**qlinear_conv_params((3, 2, 2, 2), False), "bias": rng.integers(-500, 500, 3).astype(np.int32)}
+    model = one_node("QLinearConv", [("x", U8, [1, 2, 5, 5])], params)
+    check(model, [rng.integers(0, 255, (1, 2, 5, 5)).astype(np.uint8)], tmp_path)
