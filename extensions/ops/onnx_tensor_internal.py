@@ -10,7 +10,6 @@ import math
 import numpy as np
 
 from extensions.ops.cumulative import cumulative
-from extensions.ops.shape import pad_array
 from mo.graph.port import Port
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
@@ -133,46 +132,6 @@ def split_lengths(dim: int, n: int) -> list[int]:
     return lengths
 
 
-class OnnxPad(Op):
-    """ONNX Pad (opset 11+ inputs: data, pads, constant_value, axes) whose form needs the rank:
-    ``axes`` given or ``mode`` wrap; lowered in the middle phase."""
-
-    op = "onnx::Pad"
-    type = None
-
-    @classmethod
-    def full_pads(cls, node, rank: int) -> tuple[list[int], list[int]] | None:
-        pads = node.in_value(1)
-        if pads is None:
-            return None
-        pads = _ints(pads)
-        n = len(pads) // 2
-        axes = node.in_value(3) if node.is_in_port_connected(3) else np.arange(n)
-        if axes is None:
-            return None
-        begin, end = [0] * rank, [0] * rank
-        for a, b, e in zip(normalize_axes(np.atleast_1d(axes), rank), pads[:n], pads[n:]):
-            begin[a], end[a] = b, e
-        return begin, end
-
-    @classmethod
-    def evaluate(cls, node, x, pads, value=None, axes=None):
-        begin, end = cls.full_pads(node, x.ndim)
-        if value is None:
-            value = node.get("value")
-        return pad_array(x, begin, end, node.mode, value if node.mode == "constant" else None)
-
-    @classmethod
-    def infer_shapes(cls, node):
-        shape = node.in_shape(0)
-        if shape is None:
-            return [None]
-        pads = cls.full_pads(node, len(shape))
-        if pads is None:
-            return [(DYN,) * len(shape)]
-        return [tuple(DYN if d < 0 else d + b + e for d, b, e in zip(shape, *pads))]
-
-
 class OnnxCumProd(Op):
     """Cumulative product along the axis in input 1 (``exclusive``, ``reverse``); lowered in the
     middle phase to a log-depth scan of Multiply, which needs the length of the axis."""
@@ -240,37 +199,6 @@ class OnnxResize(Op):
         out = list(shape)
         for i, a in enumerate(cls.axes(node, len(shape))):
             out[a] = DYN if sizes is None else sizes[i]
-        return [tuple(out)]
-
-
-class OnnxCenterCropPad(Op):
-    """Crops or zero-pads the ``axes`` (all by default) of input 0, centred, to the sizes in
-    input 1; lowered in the middle phase where the rank is known."""
-
-    op = "onnx::CenterCropPad"
-    type = None
-
-    @classmethod
-    def evaluate(cls, node, x, sizes):
-        axes = list(range(x.ndim)) if node.get("axes") is None else normalize_axes(node.axes, x.ndim)
-        begin, end = [0] * x.ndim, [0] * x.ndim
-        for a, size in zip(axes, sizes.reshape(-1).tolist()):
-            diff = int(size) - x.shape[a]
-            begin[a] = -((-diff) // 2) if diff < 0 else diff // 2
-            end[a] = diff - begin[a]
-        return pad_array(x, begin, end, "constant")
-
-    @classmethod
-    def infer_shapes(cls, node):
-        shape = node.in_shape(0)
-        if shape is None:
-            return [None]
-        axes = node.get("axes")
-        axes = list(range(len(shape))) if axes is None else normalize_axes(axes, len(shape))
-        sizes = node.in_value(1)
-        out = list(shape)
-        for i, a in enumerate(axes):
-            out[a] = DYN if sizes is None else int(sizes.reshape(-1)[i])
         return [tuple(out)]
 
 

@@ -167,3 +167,12 @@ def to_channels_first(rank: int) -> np.ndarray:
 def to_channels_last(rank: int) -> np.ndarray:
     """Permutation NC... -> N...C: [0, 2, ..., rank-1, 1]."""
     return np.array([0] + list(range(2, rank)) + [1], np.int64)
+
+
+# ---------------------------------------------------------------------------- optional inputs
+# (added with the ONNX convolution / recurrent / detection / quantization translators)
+
+
+def optional_source(node: Node, idx: int) -> Port | None:
+    """What feeds input ``idx`` of ``node``, None when that optional input is absent."""
+    return node.in_port(idx).get_source() if node.is_in_port_connected(idx) else None

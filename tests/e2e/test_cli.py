@@ -39,7 +39,7 @@ def test_version_help_and_list_transforms():
     assert run_mo("--version").stdout.startswith("mo ")
     assert "--input_model" in run_mo("--help").stdout
     listing = run_mo("--list_transforms")
-    assert listing.returncode == 0 and "FrontStart" in listing.stdout and "ConvToOpset" in listing.stdout
+    assert listing.returncode == 0 and "FrontStart" in listing.stdout and "ConstantFolding" in listing.stdout
 
 
 def _assert_clean_failure(result, out_dir, *fragments):

@@ -1,4 +1,4 @@
-"""infer of ROIAlign, NonMaxSuppression, GridSample and the ONNX AffineGrid."""
+"""infer of ROIAlign, NonMaxSuppression and GridSample."""
 import numpy as np
 
 from tests.utils.graphs import infer_op
@@ -22,10 +22,3 @@ def test_grid_sample_shape():
     assert out.data.get_shape() == (2, 3, 5, -1)
     (out,) = infer_op("GridSample", (None, "f32"), ((2, 5, 6, 2), "f32"))
     assert out.data.get_shape() == (-1, -1, 5, 6)
-
-
-def test_affine_grid_shape_from_size_value_or_theta():
-    (out,) = infer_op("onnx::AffineGrid", ((2, 2, 3), "f32"), np.array([2, 3, 5, 6]), align_corners=False)
-    assert out.data.get_shape() == (2, 5, 6, 2)
-    (out,) = infer_op("onnx::AffineGrid", ((2, 3, 4), "f32"), ((5,), "i64"), align_corners=True)
-    assert out.data.get_shape() == (2, -1, -1, -1, 3)

@@ -1,5 +1,5 @@
-"""infer of the ONNX tensor ops that wait for the middle phase: Split with num_outputs, Pad with
-axes, Resize and CenterCropPad."""
+"""infer of the ONNX tensor ops that wait for the middle phase: Split with num_outputs, Resize,
+CumProd and Col2Im."""
 import numpy as np
 
 from extensions.ops.onnx_tensor_internal import split_lengths
@@ -18,13 +18,6 @@ def test_onnx_split_shapes():
     assert [p.data.get_shape() for p in parts] == [(-1, 7), (-1, 7)]
 
 
-def test_onnx_pad_with_axes():
-    (out,) = infer_op("onnx::Pad", ((1, 3, 4), "f32"), np.array([1, 2, 0, 3]), None, np.array([-1, 0]), mode="constant")
-    assert out.data.get_shape() == (6, 3, 5)
-    (out,) = infer_op("onnx::Pad", ((1, 3, 4), "f32"), ((6,), "i64"), mode="wrap")
-    assert out.data.get_shape() == (-1, -1, -1)
-
-
 def test_onnx_resize_shapes():
     attrs = {"scales_port": 2, "sizes_port": 3, "axes": None, "keep_aspect_ratio_policy": "stretch"}
     (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, np.array([1, 1, 0.5, 1.5], np.float32), **attrs)
@@ -36,21 +29,12 @@ def test_onnx_resize_shapes():
     assert out.data.get_shape() == (1, 3, -1, -1)
 
 
-def test_onnx_center_crop_pad():
-    (out,) = infer_op("onnx::CenterCropPad", ((5, 6, 3), "f32"), np.array([4, 8]), axes=[0, -2])
-    assert out.data.get_shape() == (4, 8, 3)
-
-
 def test_middle_ops_fold_constants():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     parts = infer_op("onnx::Split", x, axis=1, num_outputs=3)
     assert [p.data.get_value().shape for p in parts] == [(3, 2), (3, 2), (3, 0)]
-    (pad,) = infer_op("onnx::Pad", x, np.array([1, 1]), None, np.array([1]), mode="wrap")
-    np.testing.assert_array_equal(pad.data.get_value(), np.pad(x, [(0, 0), (1, 1)], mode="wrap"))
     (cum,) = infer_op("onnx::CumProd", x + 1, np.int64(0), exclusive=True, reverse=False)
     np.testing.assert_array_equal(cum.data.get_value()[:, 0], [1, 1, 5])
-    (crop,) = infer_op("onnx::CenterCropPad", x, np.array([2, 6]), axes=None)
-    np.testing.assert_array_equal(crop.data.get_value(), np.pad(x[0:2], [(0, 0), (1, 1)]))
 
 
 def test_onnx_col2im_shapes():

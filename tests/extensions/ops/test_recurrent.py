@@ -1,7 +1,6 @@
-"""Shape and type inference of the sequence ops and of the extracted ONNX recurrent op."""
+"""Shape and type inference of the sequence ops."""
 import pytest
 
-from mo.errors import GraphError
 from tests.utils.graphs import infer_op
 
 
@@ -24,18 +23,3 @@ def test_sequence_batch_from_initial_state_when_x_is_dynamic():
     inputs[0] = ((-1, 5, 3), "f32")
     outs = infer_op("GRUSequence", *inputs, hidden_size=4, direction="forward")
     assert outs[1].data.get_shape() == (3, 1, 4)
-
-
-@pytest.mark.parametrize("layout, y, state", [(0, (7, 2, 3, 4), (2, 3, 4)), (1, (3, 7, 2, 4), (3, 2, 4))])
-def test_onnx_recurrent_layouts(layout, y, state):
-    x = ((7, 3, 5), "f32") if layout == 0 else ((3, 7, 5), "f32")
-    outs = infer_op("onnx::Recurrent", x, ((2, 16, 5), "f32"), ((2, 16, 4), "f32"), cell="LSTM", hidden_size=None,
-                    direction="bidirectional", layout=layout, num_outputs=3)
-    assert [o.data.get_shape() for o in outs] == [y, state, state]
-    assert outs[0].node.hidden_size == 4
-
-
-def test_onnx_recurrent_without_hidden_size_or_r_shape():
-    with pytest.raises(GraphError, match="hidden_size"):
-        infer_op("onnx::Recurrent", ((7, 3, 5), "f32"), ((1, 4, 5), "f32"), (None, "f32"), cell="RNN",
-                 hidden_size=None, num_outputs=2)

@@ -6,6 +6,7 @@ from defusedxml import ElementTree
 from onnx import TensorProto, helper
 
 from mo import convert_model
+from mo.errors import ConversionError
 from tests.utils.onnx_models import make_model, run_onnxruntime
 from tests.utils.runtime import assert_close, run_ir
 
@@ -17,7 +18,7 @@ SEQ, BATCH, INPUT, HIDDEN = 4, 3, 5, 6
 def recurrent_model(cell, direction="forward", layout=0, bias=True, lengths=False, initial=False,
                     const_weights=False, outputs=None, peepholes=False, **attrs):
     """One ONNX ``cell`` node; returns the model and its input values (the optional inputs that
-    are left out are empty names)."""
+    are left out are empty names; an attribute given as None is left out)."""
     rng = np.random.default_rng(7)
     dirs = 2 if direction == "bidirectional" else 1
     g = GATES[cell] * HIDDEN
@@ -42,8 +43,9 @@ def recurrent_model(cell, direction="forward", layout=0, bias=True, lengths=Fals
     while not node_inputs[-1]:
         node_inputs.pop()
     outputs = outputs or (["Y", "Y_h", "Y_c"] if cell == "LSTM" else ["Y", "Y_h"])
-    node = helper.make_node(cell, node_inputs, outputs, hidden_size=HIDDEN, direction=direction, layout=layout,
-                            **attrs)
+    attrs = {"hidden_size": HIDDEN, **attrs}
+    node = helper.make_node(cell, node_inputs, outputs, direction=direction, layout=layout,
+                            **{k: v for k, v in attrs.items() if v is not None})
     inits = {k: values.pop(k) for k in ("W", "R", "B", "P") if const_weights and k in values}
     types = {"L": TensorProto.INT32}
     model = make_model([node], [(k, types.get(k, F), list(v.shape)) for k, v in values.items()],
@@ -111,3 +113,28 @@ def test_peepholes_as_loop(tmp_path, direction, layout, lengths, initial, clip):
 def test_zero_peepholes_keep_lstm_sequence(tmp_path):
     xml = open(check(tmp_path, "LSTM", peepholes=True, const_weights=True).xml).read()
     assert 'type="LSTMSequence"' in xml and 'type="Loop"' not in xml
+
+
+def ir_output_shapes(xml: str) -> list[tuple[int, ...]]:
+    root = ElementTree.parse(xml).getroot()
+    return [tuple(int(d.text) for d in layer.find("input/port").findall("dim")) for layer in root.iter("layer")
+            if layer.get("type") == "Result"]
+
+
+@pytest.mark.parametrize("layout, y, state", [(0, (SEQ, 2, BATCH, HIDDEN), (2, BATCH, HIDDEN)),
+                                              (1, (BATCH, SEQ, 2, HIDDEN), (BATCH, 2, HIDDEN))])
+def test_hidden_size_from_the_shape_of_r(tmp_path, layout, y, state):
+    model, inputs = recurrent_model("LSTM", "bidirectional", layout=layout, hidden_size=None)
+    paths = convert_model(input_model=model, output_dir=str(tmp_path), compress_to_fp16=False)
+    assert ir_output_shapes(paths.xml) == [y, state, state]
+    expected, _ = recurrent_model("LSTM", "bidirectional", layout=layout)
+    if not layout:
+        assert_close(run_ir(paths.xml, inputs), run_onnxruntime(expected, inputs), rtol=1e-4, atol=1e-5)
+
+
+def test_without_hidden_size_or_a_known_shape_of_r_is_refused(tmp_path):
+    node = helper.make_node("RNN", ["X", "W", "R"], ["Y"])
+    model = make_model([node], [("X", F, [SEQ, BATCH, INPUT]), ("W", F, [1, HIDDEN, INPUT]), ("R", F, None)],
+                       [("Y", F, None)], opset=22, ir_version=10)
+    with pytest.raises(ConversionError, match=r"\(onnx RNN\): hidden_size is not given and the shape of R"):
+        convert_model(input_model=model, output_dir=str(tmp_path))
