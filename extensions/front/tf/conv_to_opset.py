@@ -10,6 +10,7 @@ import numpy as np
 from extensions.front.tf.layout import back_to_data_format, in_channels_first, spatial, window_attrs
 from extensions.front.tf.lowering import TfLowering
 from mo.errors import ConversionError
+from extensions.front.common.resize import ResizeSpec, build_resize
 from mo.graph.builder import OpBuilder
 
 
@@ -116,7 +117,6 @@ class TfResizeToInterpolate(TfLowering):
         so it becomes that internal op, which the middle phase builds with its exact resampler."""
         b = OpBuilder(graph, node.name)
         sizes = b.Convert(node.in_port(1).get_source(), destination_type="i64")
-        return b.op("onnx::Resize", node.in_port(0).get_source(), None, None, sizes, name=node.name,
-                    mode="cubic", axes=[1, 2], antialias=False, cube_coeff=-0.5, exclude_outside=True,
-                    extrapolation_value=0.0, keep_aspect_ratio_policy="stretch", scales_port=2, sizes_port=3,
-                    coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_floor")
+        spec = ResizeSpec(mode="cubic", coordinate_transformation_mode="half_pixel", cube_coeff=-0.5,
+                          exclude_outside=True)
+        return build_resize(b, spec, node.in_port(0).get_source(), [1, 2], sizes=sizes)
