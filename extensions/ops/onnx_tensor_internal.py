@@ -5,13 +5,10 @@ Front-only ops are lowered shape-agnostically in ``extensions/front/onnx``; the 
 static dims or element types are needed."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from extensions.ops.cumulative import cumulative
 from extensions.ops.shape import pad_array
-from mo.graph.port import Port
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axes, normalize_axis

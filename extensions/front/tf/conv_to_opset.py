@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.resize import ResizeSpec, build_resize
 from extensions.front.tf.layout import back_to_data_format, in_channels_first, spatial, window_attrs
 from extensions.front.tf.lowering import TfLowering
 from mo.errors import ConversionError
-from extensions.front.common.resize import ResizeSpec, build_resize
 from mo.graph.builder import OpBuilder
 
 
