@@ -5,15 +5,12 @@ Front-only ops are lowered shape-agnostically in ``extensions/front/onnx``; the 
 static dims or element types are needed."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from extensions.ops.cumulative import cumulative
-from mo.graph.port import Port
 from mo.ops.internal import FrontOnlyOp
 from mo.ops.op import Op
-from mo.utils.shape import DYN, normalize_axes, normalize_axis
+from mo.utils.shape import DYN, normalize_axis
 
 
 class OnnxShape(FrontOnlyOp):
@@ -143,63 +140,6 @@ class OnnxCumProd(Op):
     def evaluate(cls, node, x, axis=None):
         axis = 0 if axis is None else normalize_axis(int(np.asarray(axis).reshape(-1)[0]), x.ndim)
         return cumulative(x, axis, node.exclusive, node.reverse, fn=np.cumprod, neutral=1)
-
-
-class OnnxResize(Op):
-    """ONNX Resize / Upsample: scales in input ``scales_port``, sizes in input ``sizes_port``
-    (None for the old forms), attributes as Interpolate's plus ``axes``, ``exclude_outside``,
-    ``keep_aspect_ratio_policy``; lowered to Interpolate in the middle phase."""
-
-    op = "onnx::Resize"
-    type = None
-
-    @classmethod
-    def target(cls, node, key: str) -> Port | None:
-        """The output port feeding the scales or sizes, or None when absent or empty."""
-        port = node.get(key)
-        if port is None or not node.is_in_port_connected(port):
-            return None
-        shape = node.in_shape(port)
-        return None if shape is not None and shape == (0,) else node.in_port(port).get_source()
-
-    @classmethod
-    def axes(cls, node, rank: int) -> list[int]:
-        axes = node.get("axes")
-        return list(range(rank)) if axes is None else normalize_axes(axes, rank)
-
-    @classmethod
-    def output_sizes(cls, node, shape) -> list[int] | None:
-        """Sizes of the resized axes when the scales or sizes are constant, else None."""
-        dims = [shape[a] for a in cls.axes(node, len(shape))]
-        sizes = cls.target(node, "sizes_port")
-        if sizes is not None:
-            sizes = sizes.data.get_value()
-            if sizes is None:
-                return None
-            sizes = _ints(sizes)
-            if node.keep_aspect_ratio_policy == "stretch":
-                return sizes
-            if any(d < 0 for d in dims):
-                return None
-            pick = min if node.keep_aspect_ratio_policy == "not_larger" else max
-            scale = pick(s / d for s, d in zip(sizes, dims))
-            return [int(math.floor(scale * d + 0.5)) for d in dims]
-        scales = cls.target(node, "scales_port")
-        scales = None if scales is None else scales.data.get_value()
-        if scales is None:
-            return None
-        return [DYN if d < 0 else int(math.floor(d * float(s) + 1e-5)) for d, s in zip(dims, scales.reshape(-1))]
-
-    @classmethod
-    def infer_shapes(cls, node):
-        shape = node.in_shape(0)
-        if shape is None:
-            return [None]
-        sizes = cls.output_sizes(node, shape)
-        out = list(shape)
-        for i, a in enumerate(cls.axes(node, len(shape))):
-            out[a] = DYN if sizes is None else sizes[i]
-        return [tuple(out)]
 
 
 class OnnxCol2Im(Op):

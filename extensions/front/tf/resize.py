@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.resize import ResizeSpec, build_resize
 from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
@@ -54,13 +55,11 @@ def resize_bicubic(node, b):
     """Cubic with coefficient -0.75; with half-pixel centers TensorFlow uses Keys' kernel
     (A = -0.5) on half-pixel coordinates, with the samples outside the image left out and the
     weights renormalised, which Interpolate cannot express. It is exactly ONNX Resize's cubic
-    exclude_outside form, so it becomes that internal op, which the middle phase builds with its
-    exact resampler."""
+    exclude_outside form, built by the shared resize builder with its exact resampler."""
     if not node.half_pixel_centers:
         return _interpolate(node, b, mode="cubic", coordinate_transformation_mode=_coordinates(node),
                             cube_coeff=-0.75)
     sizes = b.Convert(node.in_port(1).get_source(), destination_type="i64")
-    return [b.op("onnx::Resize", node.in_port(0).get_source(), None, None, sizes, mode="cubic", axes=[1, 2],
-                 antialias=False, cube_coeff=-0.5, exclude_outside=True, extrapolation_value=0.0,
-                 keep_aspect_ratio_policy="stretch", scales_port=2, sizes_port=3,
-                 coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_floor")]
+    spec = ResizeSpec(mode="cubic", coordinate_transformation_mode="half_pixel", cube_coeff=-0.5,
+                      exclude_outside=True)
+    return [build_resize(b, spec, node.in_port(0).get_source(), [1, 2], sizes=sizes)]

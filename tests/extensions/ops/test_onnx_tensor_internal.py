@@ -1,5 +1,5 @@
-"""infer of the ONNX tensor ops that wait for the middle phase: Split with num_outputs, Resize,
-CumProd and Col2Im."""
+"""infer of the ONNX tensor ops that wait for the middle phase: Split with num_outputs, CumProd and
+Col2Im."""
 import numpy as np
 
 from extensions.ops.onnx_tensor_internal import split_lengths
@@ -16,17 +16,6 @@ def test_onnx_split_shapes():
     assert [p.data.get_shape() for p in parts] == [(2, 3), (2, 3), (2, 1)]
     parts = infer_op("onnx::Split", ((-1, 7), "f32"), axis=0, num_outputs=2)
     assert [p.data.get_shape() for p in parts] == [(-1, 7), (-1, 7)]
-
-
-def test_onnx_resize_shapes():
-    attrs = {"scales_port": 2, "sizes_port": 3, "axes": None, "keep_aspect_ratio_policy": "stretch"}
-    (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, np.array([1, 1, 0.5, 1.5], np.float32), **attrs)
-    assert out.data.get_shape() == (1, 3, 2, 9)
-    attrs.update(axes=[2, 3], keep_aspect_ratio_policy="not_larger")
-    (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, None, np.array([2, 9]), **attrs)
-    assert out.data.get_shape() == (1, 3, 2, 3)
-    (out,) = infer_op("onnx::Resize", ((1, 3, 4, 6), "f32"), None, None, ((2,), "i64"), **attrs)
-    assert out.data.get_shape() == (1, 3, -1, -1)
 
 
 def test_middle_ops_fold_constants():

@@ -1,9 +1,14 @@
-"""Extractors of ONNX Resize and Upsample (lowered to Interpolate-11 in the middle phase)."""
+"""ONNX Resize and Upsample: the extractor reads and checks the attributes, the translator builds
+Interpolate-11 or, for the forms Interpolate cannot express, the exact resampler
+(``extensions/front/common/resize.py``)."""
 from __future__ import annotations
 
+from extensions.front.common.resize import ResizeSpec, build_resize
 from extensions.front.onnx.const_inputs import add_const_input
 from extensions.load.onnx.attributes import OnnxExtractor
-from extensions.ops.onnx_tensor_internal import OnnxResize
+from mo.errors import ConversionError
+from mo.front.translator import translator
+from mo.graph.building import input_rank, node_label, norm_axis
 
 MODES = {"nearest": "nearest", "linear": "linear_onnx", "bilinear": "linear_onnx", "cubic": "cubic"}
 COORDINATES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
@@ -47,4 +52,30 @@ class ResizeExtractor(OnnxExtractor):
                              "coordinate_transformation_mode"),
                          nearest_mode=_choice(cls.attr(node, "nearest_mode", "round_prefer_floor"), NEAREST,
                                               "nearest_mode"))
-        OnnxResize.update_node(node, attrs)
+        node.update(attrs)
+
+
+def _target(node, key: str):
+    """The output port feeding the scales or sizes, or None when absent or empty."""
+    port = node.get(key)
+    if port is None or not node.is_in_port_connected(port):
+        return None
+    source = node.in_port(port).get_source()
+    return None if source.data.get_shape() == (0,) else source
+
+
+@translator("onnx", "Resize", "Upsample")
+def resize(node, b):
+    """Over ``axes`` (all dims by default), by the sizes input if there is one, else the scales."""
+    x = node.in_port(0).get_source()
+    rank = input_rank(node)
+    axes = list(range(rank)) if node.axes is None else [norm_axis(a, rank, node) for a in node.axes]
+    sizes, scales = _target(node, "sizes_port"), _target(node, "scales_port")
+    if sizes is None and scales is None:
+        raise ConversionError(f"Resize {node_label(node)} has neither scales nor sizes.")
+    spec = ResizeSpec(mode=node.mode, coordinate_transformation_mode=node.coordinate_transformation_mode,
+                      nearest_mode=node.nearest_mode, cube_coeff=node.cube_coeff, antialias=node.antialias,
+                      exclude_outside=node.exclude_outside, extrapolation_value=node.extrapolation_value,
+                      keep_aspect_ratio_policy=node.keep_aspect_ratio_policy)
+    roi = node.in_port(1).get_source() if spec.coordinate_transformation_mode == "tf_crop_and_resize" else None
+    return [build_resize(b, spec, x, axes, sizes, scales, roi)]

@@ -1,0 +1,1 @@
+"""Building code shared by the translators of several frameworks (an op family each)."""
