@@ -46,8 +46,18 @@ def op_arity() -> dict[str, list]:
         return json.load(f)
 
 
+# Attributes that hold an element type wherever TensorFlow defines them.
+TYPE_ATTRS = ("T", "dtype", "DstT", "SrcT", "Tidx", "Tpaddings", "out_type", "Tindices", "Tshape", "TI",
+              "Taxis", "output_type", "index_type", "Tmultiples", "Tperm", "Tblock_shape", "Tcrops")
+
+
 def check_arity(n) -> None:
-    """A node gives its op type as many data inputs as TensorFlow defines for it."""
+    """A node gives its op type as many data inputs as TensorFlow defines for it, and its type
+    attributes hold element types."""
+    for key in TYPE_ATTRS:
+        if key in n.pb.attr and n.pb.attr[key].WhichOneof("value") not in ("type", "list", None):
+            raise InputModelError(f"Attribute '{key}' of node '{n.name}' ({n.op}) should be an element type but is "
+                                  f"{attr_value(n.pb.attr[key])!r}: the model is corrupt.")
     arity = op_arity().get(n.op)
     if arity is None:
         return
