@@ -4,13 +4,13 @@ OpenVINO runtime, the oracle the interpreter must agree with."""
 import numpy as np
 import pytest
 
-from extensions.ops.control_flow import port_entry, sliced_entry
+from extensions.ops.control_flow import port_entry
 from mo.emit.ir import emit_ir
 from mo.graph.graph import Graph
 from mo.ops.op import Op
 from mo.pipeline.context import ConversionContext
 from mo.registry import Registry, builtin_classes
-from tests.extensions.ops.test_control_flow import body_graph, build_if, build_loop
+from tests.extensions.ops.test_control_flow import body_graph, build_if, build_loop, build_reverse_tensor_iterator
 from tests.utils.graphs import new_graph
 from tests.utils.reference import (
     InterpreterError,
@@ -133,20 +133,7 @@ def test_loop_stops_on_the_body_condition_as_the_runtime(tmp_path):
 
 def test_tensor_iterator_reverse_slices_and_concatenation_as_the_runtime(tmp_path):
     """Partial sums of the columns of x [2, 5], last column first, kept in column order."""
-    g, b = new_graph(data_form=True)
-    x = b.Parameter(shape=(2, 5), element_type="f32")
-    s0 = b.Parameter(shape=(2,), element_type="f32")
-    body, bb = body_graph()
-    xi, s = bb.Parameter(shape=None, name="xi"), bb.Parameter(shape=None, name="s")
-    total = bb.Add(s, bb.Squeeze(xi, np.array([-1])))
-    s_res = bb.node("Result", total)
-    all_res = bb.node("Result", bb.Unsqueeze(total, np.array([-1])))
-    node = b.node("TensorIterator", x, s0, bodies={"body": body}, input_port_map=[
-        sliced_entry(0, xi.node, -1, reverse=True), port_entry(1, s.node)],
-        output_port_map=[port_entry(0, s_res), sliced_entry(1, all_res, -1, reverse=True)],
-        back_edges=[{"from": s_res.id, "to": s.node.id}])
-    b.Result(node.out_port(0))
-    b.Result(node.out_port(1))
+    g, _ = build_reverse_tensor_iterator()
     xv = RNG.standard_normal((2, 5)).astype(np.float32)
     sv = np.array([1, 2], np.float32)
     last, every = run_reference(g, [xv, sv])
