@@ -1,6 +1,9 @@
 """Detection and sampling operations: ROIAlign, NonMaxSuppression, GridSample."""
 from __future__ import annotations
 
+import numpy as np
+
+from extensions.ops.interpolate import cubic_weights
 from mo.ops.op import Op
 from mo.utils.shape import DYN
 
@@ -52,6 +55,66 @@ class GridSample(Op):
     version = "opset9"
     defaults = {"align_corners": False, "mode": "bilinear", "padding_mode": "zeros"}
     ir_attrs = ("align_corners", "mode", "padding_mode")
+
+    @classmethod
+    def evaluate(cls, node, x, grid):
+        """Grid point (x, y) in [-1, 1] maps to the pixel centres (``align_corners``: to the
+        corner pixels), in the grid's precision; bilinear, nearest (ties to even) or bicubic
+        (A = -0.75) sampling, with the positions outside the image zero, clamped to the border or
+        reflected at it."""
+        height, width = x.shape[2:]
+        gx, gy = (cls.unnormalize(node, grid[..., i], size) for i, size in ((0, width), (1, height)))
+        data = x.astype(np.float64)
+        if node.mode == "bicubic":
+            bx, by = np.floor(gx), np.floor(gy)
+            wx, wy = (cubic_weights((g - f).reshape(-1), -0.75).reshape(g.shape + (4,))
+                      for g, f in ((gx, bx), (gy, by)))
+            out = sum(wy[..., i][:, None] * wx[..., j][:, None] *
+                      cls.sample(node, data, by + i - 1, bx + j - 1) for i in range(4) for j in range(4))
+        else:
+            gx, gy = cls.padded(node, gx, width), cls.padded(node, gy, height)
+            if node.mode == "nearest":
+                out = cls.sample(node, data, np.rint(gy), np.rint(gx))
+            else:
+                bx, by = np.floor(gx), np.floor(gy)
+                fx, fy = (gx - bx)[:, None], (gy - by)[:, None]
+                out = sum(wy * wx * cls.sample(node, data, by + i, bx + j)
+                          for i, wy in ((0, 1 - fy), (1, fy)) for j, wx in ((0, 1 - fx), (1, fx)))
+        return out.astype(x.dtype)
+
+    @staticmethod
+    def unnormalize(node, coord: np.ndarray, size: int) -> np.ndarray:
+        one, two = np.ones((), coord.dtype), np.asarray(2, coord.dtype)
+        if node.align_corners:
+            return (coord + one) / two * np.asarray(size - 1, coord.dtype)
+        return ((coord + one) * np.asarray(size, coord.dtype) - one) / two
+
+    @staticmethod
+    def padded(node, coord: np.ndarray, size: int) -> np.ndarray:
+        """A coordinate moved into the image by the border or reflection padding."""
+        if node.padding_mode == "border":
+            return np.clip(coord, 0, size - 1)
+        if node.padding_mode == "reflection":
+            low, high = (0.0, size - 1.0) if node.align_corners else (-0.5, size - 0.5)
+            span = high - low
+            if span <= 0:
+                return np.zeros_like(coord)
+            distance = np.abs(coord - low)
+            flips = np.floor(distance / span)
+            rest = distance - flips * span
+            return np.clip(np.where(flips % 2 == 0, low + rest, high - rest), 0, size - 1)
+        return coord
+
+    @classmethod
+    def sample(cls, node, data: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+        """data [N, C, H, W] at integral positions [N, Ho, Wo] -> [N, C, Ho, Wo] (after the
+        padding mode; zero outside the image)."""
+        height, width = data.shape[2:]
+        row, col = cls.padded(node, row, height), cls.padded(node, col, width)
+        inside = (row >= 0) & (row < height) & (col >= 0) & (col < width)
+        rows, cols = np.clip(row, 0, height - 1).astype(np.int64), np.clip(col, 0, width - 1).astype(np.int64)
+        values = data[np.arange(data.shape[0])[:, None, None], :, rows, cols]       # [N, Ho, Wo, C]
+        return np.moveaxis(np.where(inside[..., None], values, 0), -1, 1)
 
     @classmethod
     def infer_shapes(cls, node):
