@@ -19,6 +19,51 @@ class ROIAlign(Op):
     ir_attrs = ("pooled_h", "pooled_w", "sampling_ratio", "spatial_scale", "mode", "aligned_mode")
 
     @classmethod
+    def evaluate(cls, node, x, rois, batch_indices):
+        """Each bin of a box averages or takes the maximum (at least 0, as the OpenVINO CPU plugin
+        computes it) of sampling_ratio^2 (default: ceil(bin size)) bilinear samples at the centres
+        of a regular grid in the bin. Box coordinates are scaled (asymmetric: boxes at least 1
+        wide), shifted by -0.5 after the scaling (half_pixel_for_nn) or with the pixel centres
+        (half_pixel: (c + 0.5) * s - 0.5)."""
+        height, width = x.shape[2:]
+        data = x.astype(np.float64)
+        out = np.zeros((rois.shape[0], x.shape[1], node.pooled_h, node.pooled_w))
+        before = 0.5 if node.aligned_mode == "half_pixel" else 0.0
+        after = 0.0 if node.aligned_mode == "asymmetric" else -0.5
+        for r, (roi, index) in enumerate(zip(rois.astype(np.float64), np.asarray(batch_indices).reshape(-1))):
+            x1, y1, x2, y2 = (roi + before) * node.spatial_scale + after
+            roi_w, roi_h = x2 - x1, y2 - y1
+            if node.aligned_mode == "asymmetric":
+                roi_w, roi_h = max(roi_w, 1.0), max(roi_h, 1.0)
+            bin_h, bin_w = roi_h / node.pooled_h, roi_w / node.pooled_w
+            count_h = node.sampling_ratio or int(np.ceil(bin_h))
+            count_w = node.sampling_ratio or int(np.ceil(bin_w))
+            ys = y1 + (np.arange(node.pooled_h)[:, None] + (np.arange(count_h) + 0.5) / count_h) * bin_h
+            xs = x1 + (np.arange(node.pooled_w)[:, None] + (np.arange(count_w) + 0.5) / count_w) * bin_w
+            samples = cls.bilinear(data[int(index)], ys.reshape(-1), xs.reshape(-1), height, width)
+            samples = samples.reshape(x.shape[1], node.pooled_h, count_h, node.pooled_w, count_w)
+            out[r] = np.maximum(samples.max(axis=(2, 4)), 0) if node.mode == "max" else samples.mean(axis=(2, 4))
+        return out.astype(x.dtype)
+
+    @staticmethod
+    def bilinear(image: np.ndarray, ys: np.ndarray, xs: np.ndarray, height: int, width: int) -> np.ndarray:
+        """image [C, H, W] interpolated at every (ys[i], xs[j]) -> [C, len(ys), len(xs)]: zero
+        beyond one pixel outside the image, the edge value within it."""
+        def taps(coord, size):
+            outside = (coord < -1) | (coord > size)
+            coord = np.clip(coord, 0, None)
+            low = np.minimum(np.floor(coord), size - 1).astype(np.int64)
+            high = np.minimum(low + 1, size - 1)
+            frac = np.where(low >= size - 1, 0.0, coord - low)
+            return low, high, frac, outside
+        y_low, y_high, fy, y_out = taps(ys, height)
+        x_low, x_high, fx, x_out = taps(xs, width)
+        rows = [(y_low, 1 - fy), (y_high, fy)]
+        cols = [(x_low, 1 - fx), (x_high, fx)]
+        value = sum(image[:, r][:, :, c] * (wr[:, None] * wc[None, :]) for r, wr in rows for c, wc in cols)
+        return np.where(y_out[:, None] | x_out[None, :], 0.0, value)
+
+    @classmethod
     def infer_shapes(cls, node):
         x, rois = node.in_shape(0), node.in_shape(1)
         rois_count = DYN if rois is None else rois[0]

@@ -47,3 +47,44 @@ def test_grid_sample_evaluates_as_torch(mode, padding, align):
                              align_corners=align).numpy()
     (out,) = infer_op("GridSample", x, grid, mode=mode, padding_mode=padding, align_corners=align)
     np.testing.assert_allclose(out.data.get_value(), expected, rtol=1e-5, atol=1e-5)
+
+
+# A linear ramp is interpolated exactly: a bin's average is the ramp at the bin centre, its maximum
+# the ramp at the last sample (largest row and column).
+RAMP = (np.arange(8)[:, None] * 10.0 + np.arange(10)[None, :]).astype(np.float32)   # value = 10 * y + x
+
+
+@pytest.mark.parametrize("aligned_mode,scale,start", [
+    ("asymmetric", 1.0, lambda c: c), ("asymmetric", 0.5, lambda c: c * 0.5),
+    ("half_pixel_for_nn", 0.5, lambda c: c * 0.5 - 0.5), ("half_pixel", 0.5, lambda c: (c + 0.5) * 0.5 - 0.5)])
+@pytest.mark.parametrize("sampling_ratio", [0, 2, 3])
+def test_roi_align_of_a_ramp(aligned_mode, scale, start, sampling_ratio):
+    x = np.stack([RAMP, RAMP * 2])[None]                      # [1, 2, 8, 10]
+    box = np.array([[1.0, 1.5, 8.0, 6.5]], np.float32)        # x1, y1, x2, y2 before scaling, inside
+    (avg,) = infer_op("ROIAlign", x, box, np.array([0], np.int32), pooled_h=3, pooled_w=2,
+                      sampling_ratio=sampling_ratio, spatial_scale=scale, aligned_mode=aligned_mode)
+    (mx,) = infer_op("ROIAlign", x, box, np.array([0], np.int32), pooled_h=3, pooled_w=2,
+                     sampling_ratio=sampling_ratio, spatial_scale=scale, aligned_mode=aligned_mode, mode="max")
+    x1, y1, x2, y2 = (start(c) for c in box[0])
+    bin_h, bin_w = (y2 - y1) / 3, (x2 - x1) / 2
+    count_h = sampling_ratio or int(np.ceil(bin_h))
+    count_w = sampling_ratio or int(np.ceil(bin_w))
+    centre_y, centre_x = y1 + (np.arange(3) + 0.5) * bin_h, x1 + (np.arange(2) + 0.5) * bin_w
+    last_y = y1 + (np.arange(3) + 1 - 0.5 / count_h) * bin_h
+    last_x = x1 + (np.arange(2) + 1 - 0.5 / count_w) * bin_w
+    expected_avg = 10 * centre_y[:, None] + centre_x[None, :]
+    expected_max = 10 * last_y[:, None] + last_x[None, :]
+    np.testing.assert_allclose(avg.data.get_value()[0], [expected_avg, 2 * expected_avg], rtol=1e-5)
+    np.testing.assert_allclose(mx.data.get_value()[0], [expected_max, 2 * expected_max], rtol=1e-5)
+
+
+def test_roi_align_edges_and_outside():
+    """Samples within one pixel outside take the edge value, farther ones are zero; the box of
+    the second image reads that image."""
+    x = np.stack([RAMP, -RAMP])[:, None]                     # [2, 1, 8, 10]
+    boxes = np.array([[-1.0, -0.8, -0.6, -0.4], [20, 20, 24, 24], [0, 0, 1, 1]], np.float32)
+    (out,) = infer_op("ROIAlign", x, boxes, np.array([0, 0, 1], np.int32), sampling_ratio=1)
+    np.testing.assert_allclose(out.data.get_value().reshape(-1), [0.0, 0.0, -(10 * 0.5 + 0.5)], atol=1e-6)
+    (out,) = infer_op("ROIAlign", x, boxes[:1], np.array([0], np.int32), sampling_ratio=1,
+                      aligned_mode="half_pixel")     # the centre moves in range: edge value RAMP[0, 0]
+    np.testing.assert_allclose(out.data.get_value().reshape(-1), [0.0], atol=1e-6)
