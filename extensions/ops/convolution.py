@@ -265,3 +265,57 @@ class DeformableConvolution(ConvolutionBase):
         if x is None or w is None:
             return [None]
         return [(x[0], w[0], *cls._spatial(node, x, w[2:]))]
+
+    @classmethod
+    def evaluate(cls, node, x, offsets, w, mask=None):
+        """Kernel tap k of output (h, w) reads x bilinearly at its place in the window moved by
+        the offsets (y, x) of its deformable group (times the mask), zero outside the image (with
+        ``bilinear_interpolation_pad``: zero padding, so within one pixel outside partly)."""
+        n, channels, height, width = x.shape
+        kh, kw = w.shape[2:]
+        out_h, out_w = offsets.shape[2:]
+        strides, dilations = node.strides or [1, 1], node.dilations or [1, 1]
+        pads_begin, _ = window_pads(node, x.shape[2:], (kh, kw), strides, dilations)
+        groups = node.deformable_group
+        offsets = offsets.astype(np.float64).reshape(n, groups, kh * kw, 2, out_h, out_w)
+        base_y = (np.arange(out_h) * strides[0] - pads_begin[0])[:, None]
+        base_x = (np.arange(out_w) * strides[1] - pads_begin[1])[None, :]
+        columns = np.zeros((n, channels, kh * kw, out_h, out_w))
+        per_group = channels // groups
+        for k in range(kh * kw):
+            i, j = divmod(k, kw)
+            ys = base_y + i * dilations[0] + offsets[:, :, k, 0]           # [N, groups, Ho, Wo]
+            xs = base_x + j * dilations[1] + offsets[:, :, k, 1]
+            sampled = deformable_sample(x.astype(np.float64), np.repeat(ys, per_group, axis=1),
+                                        np.repeat(xs, per_group, axis=1), node.bilinear_interpolation_pad)
+            if mask is not None:
+                sampled = sampled * np.repeat(mask.reshape(n, groups, kh * kw, out_h, out_w)[:, :, k], per_group,
+                                              axis=1)
+            columns[:, :, k] = sampled
+        taps = np.moveaxis(columns.reshape(n, channels, kh, kw, out_h, out_w), (2, 3), (4, 5))
+        grouped_w = w.astype(np.float64).reshape((node.group, -1) + w.shape[1:])
+        return grouped(correlate, taps, grouped_w, node.group).astype(x.dtype)
+
+
+def deformable_sample(x: np.ndarray, ys: np.ndarray, xs: np.ndarray, pad: bool) -> np.ndarray:
+    """x [N, C, H, W] sampled bilinearly at [N, C, Ho, Wo] positions. With ``pad`` the image is
+    zero padded (a position less than one pixel outside reads zeros in part); otherwise a
+    position outside [0, H) x [0, W) reads zero and a corner past the last row or column reads
+    the edge (as the OpenVINO CPU plugin computes it)."""
+    n, channels, height, width = x.shape
+    if pad:
+        far = (ys <= -1) | (ys >= height) | (xs <= -1) | (xs >= width)
+    else:
+        far = (ys < 0) | (ys >= height) | (xs < 0) | (xs >= width)
+    y0, x0 = np.floor(ys), np.floor(xs)
+    fy, fx = ys - y0, xs - x0
+    batch = np.arange(n)[:, None, None, None]
+    chan = np.arange(channels)[None, :, None, None]
+    total = np.zeros(ys.shape)
+    for dy, wy in ((0, 1 - fy), (1, fy)):
+        for dx, wx in ((0, 1 - fx), (1, fx)):
+            r, c = (y0 + dy).astype(np.int64), (x0 + dx).astype(np.int64)
+            inside = (r >= 0) & (r < height) & (c >= 0) & (c < width) if pad else True
+            value = x[batch, chan, np.clip(r, 0, height - 1), np.clip(c, 0, width - 1)]
+            total += np.where(inside, value, 0) * wy * wx
+    return np.where(far, 0, total)

@@ -236,3 +236,49 @@ def test_adaptive_pools_evaluate_as_torch(dims, size):
     np.testing.assert_array_equal(idx.data.get_value(), indices.numpy())
     expected = getattr(F, POOLS[dims][3])(torch.from_numpy(x), size).numpy()
     np.testing.assert_allclose(folded("AdaptiveAvgPool", x, target), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("group,deformable_group", [(1, 1), (2, 1), (1, 2), (2, 2)])
+def test_deformable_convolution_evaluates_as_shifted_convolutions(group, deformable_group):
+    """Zero offsets: a convolution; whole-pixel offsets: a convolution of the shifted padded
+    input (zeros shifted in); half-pixel offsets with zero padding: the mean of the two
+    neighbouring shifts; a mask scales every tap."""
+    x = RNG.standard_normal((2, 4, 6, 7)).astype(np.float32)
+    w = RNG.standard_normal((6, 4 // group, 3, 3)).astype(np.float32)
+    attrs = dict(strides=[1, 1], dilations=[1, 1], pads_begin=[1, 1], pads_end=[1, 1], group=group,
+                 deformable_group=deformable_group, bilinear_interpolation_pad=True)
+
+    def conv(padded):
+        return F.conv2d(torch.from_numpy(padded), torch.from_numpy(w), groups=group).numpy()
+
+    def shifted_down(data):        # data[y + 1] at row y, zeros at the end
+        return np.concatenate([data[:, :, 1:], np.zeros_like(data[:, :, :1])], axis=2)
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+
+    def offsets(dy, dx):
+        value = np.zeros((2, deformable_group, 9, 2, 6, 7), np.float32)
+        value[:, :, :, 0], value[:, :, :, 1] = dy, dx
+        return value.reshape(2, -1, 6, 7)
+    np.testing.assert_allclose(folded("DeformableConvolution", x, offsets(0, 0), w, **attrs), conv(padded),
+                               rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(folded("DeformableConvolution", x, offsets(1, 0), w, **attrs),
+                               conv(shifted_down(padded)), rtol=1e-4, atol=1e-4)
+    half = folded("DeformableConvolution", x, offsets(0.5, 0), w, **attrs)
+    np.testing.assert_allclose(half, conv((padded + shifted_down(padded)) / 2), rtol=1e-4, atol=1e-4)
+    mask = np.full((2, deformable_group * 9, 6, 7), 0.5, np.float32)
+    np.testing.assert_allclose(folded("DeformableConvolution", x, offsets(0, 0), w, mask, **attrs),
+                               conv(padded) / 2, rtol=1e-4, atol=1e-4)
+
+
+def test_deformable_convolution_without_padding_reads_the_edge_past_the_last_row():
+    """bilinear_interpolation_pad false: a position in [H - 1, H) reads the last row, one below 0
+    or from H on reads zero."""
+    x = (np.arange(4)[:, None] * 10.0 + np.arange(5) + 1).astype(np.float32).reshape(1, 1, 4, 5)
+    w = np.ones((1, 1, 1, 1), np.float32)
+    offsets = np.zeros((1, 2, 4, 5), np.float32)
+    offsets[0, 0] = 0.5
+    out = folded("DeformableConvolution", x, offsets, w, strides=[1, 1])[0, 0]
+    np.testing.assert_allclose(out[:, 0], [6, 16, 26, 31])
+    offsets[0, 0] = -0.25
+    out = folded("DeformableConvolution", x, offsets, w, strides=[1, 1])[0, 0]
+    np.testing.assert_allclose(out[:, 0], [0, 8.5, 18.5, 28.5])
