@@ -92,6 +92,76 @@ class NonMaxSuppression(Op):
     def infer_shapes(cls, node):
         return [(DYN, 3), (DYN, 3), (1,)]
 
+    @classmethod
+    def evaluate(cls, node, boxes, scores, max_per_class=None, iou_threshold=None, score_threshold=None,
+                 sigma=None):
+        """Per batch and class: boxes over ``score_threshold`` (default 0) by descending score,
+        each kept unless it overlaps a kept one by more than ``iou_threshold`` (soft NMS, with
+        ``sigma``: the scores decay by exp(-iou^2 / (2 sigma)) instead, whatever the overlap, as
+        the OpenVINO CPU plugin computes it), at most ``max_per_class`` (default 0); rows
+        (batch, class, box) in batch and class order, or by descending score across all."""
+        def scalar(value, default):
+            return default if value is None else float(np.asarray(value).reshape(-1)[0])
+        limit = int(scalar(max_per_class, 0))
+        iou_limit, floor, sigma = scalar(iou_threshold, 0.0), scalar(score_threshold, 0.0), scalar(sigma, 0.0)
+        corners = box_corners(boxes.astype(np.float64), node.box_encoding)
+        rows, kept_scores = [], []
+        for b in range(scores.shape[0]):
+            overlap = iou_matrix(corners[b])
+            for c in range(scores.shape[1]):
+                for box, score in select_boxes(scores[b, c].astype(np.float64), overlap, limit, iou_limit, floor,
+                                               sigma):
+                    rows.append((b, c, box))
+                    kept_scores.append(score)
+        if node.sort_result_descending:
+            order = sorted(range(len(rows)), key=lambda i: -kept_scores[i])
+            rows, kept_scores = [rows[i] for i in order], [kept_scores[i] for i in order]
+        index_type = np.int64 if node.output_type == "i64" else np.int32
+        selected = np.array(rows, index_type).reshape(-1, 3)
+        selected_scores = np.array([(b, c, v) for (b, c, _), v in zip(rows, kept_scores)], scores.dtype).reshape(-1, 3)
+        return selected, selected_scores, np.array([len(rows)], index_type)
+
+
+def box_corners(boxes: np.ndarray, encoding: str) -> np.ndarray:
+    """[..., 4] boxes as (y_min, x_min, y_max, x_max); ``corner`` boxes give two opposite
+    corners in any order, ``center`` ones (x_center, y_center, width, height)."""
+    if encoding == "center":
+        xc, yc, w, h = np.moveaxis(boxes, -1, 0)
+        return np.stack([yc - h / 2, xc - w / 2, yc + h / 2, xc + w / 2], axis=-1)
+    y1, x1, y2, x2 = np.moveaxis(boxes, -1, 0)
+    return np.stack([np.minimum(y1, y2), np.minimum(x1, x2), np.maximum(y1, y2), np.maximum(x1, x2)], axis=-1)
+
+
+def iou_matrix(corners: np.ndarray) -> np.ndarray:
+    """Intersection over union of every pair of [N, 4] boxes (0 where a box is empty)."""
+    y1, x1, y2, x2 = corners.T
+    area = (y2 - y1) * (x2 - x1)
+    height = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None]), 0, None)
+    width = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(x1[:, None], x1[None]), 0, None)
+    inter = height * width
+    union = area[:, None] + area[None] - inter
+    valid = (area[:, None] > 0) & (area[None] > 0)
+    return np.where(valid, inter / np.where(union > 0, union, 1), 0.0)
+
+
+def select_boxes(scores: np.ndarray, overlap: np.ndarray, limit: int, iou_limit: float, floor: float,
+                 sigma: float) -> list[tuple[int, float]]:
+    """(box, score) pairs one class keeps, in the order they are selected."""
+    candidates = {i: s for i, s in enumerate(scores) if s > floor}
+    kept: list[tuple[int, float]] = []
+    while candidates and len(kept) < limit:
+        best = min(candidates, key=lambda i: (-candidates[i], i))
+        kept.append((best, candidates.pop(best)))
+        for i in list(candidates):
+            iou = overlap[best, i]
+            if sigma > 0:
+                candidates[i] *= np.exp(-0.5 * iou * iou / sigma)
+            elif iou > iou_limit:
+                candidates[i] = -np.inf
+            if candidates[i] <= floor:
+                del candidates[i]
+    return kept
+
 
 class GridSample(Op):
     """Samples data [N, C, H, W] at the normalized (x, y) points of grid [N, H_out, W_out, 2]."""

@@ -1,11 +1,11 @@
 """infer of ROIAlign, NonMaxSuppression, GridSample and the ONNX AffineGrid; evaluate of
-GridSample against torch."""
+GridSample against torch, of ROIAlign and NonMaxSuppression on cases known by hand."""
 import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.utils.graphs import infer_op
+from tests.utils.graphs import infer_op, new_graph
 
 
 def test_roi_align_shape():
@@ -88,3 +88,42 @@ def test_roi_align_edges_and_outside():
     (out,) = infer_op("ROIAlign", x, boxes[:1], np.array([0], np.int32), sampling_ratio=1,
                       aligned_mode="half_pixel")     # the centre moves in range: edge value RAMP[0, 0]
     np.testing.assert_allclose(out.data.get_value().reshape(-1), [0.0], atol=1e-6)
+
+
+# A and B overlap with IoU 81 / 119; C is apart.
+NMS_BOXES = np.array([[[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]]], np.float32)      # y1, x1, y2, x2
+NMS_SCORES = np.array([[[0.9, 0.8, 0.7], [0.1, 0.95, 0.2]]], np.float32)                    # two classes
+A_B_IOU = 81 / 119
+
+
+def _evaluated(**kwargs):
+    """NonMaxSuppression is never folded: its values come from evaluate."""
+    g, b = new_graph(data_form=True)
+    args = dict(boxes=NMS_BOXES, scores=NMS_SCORES, max_boxes=10, iou=0.5, score=0.0, sigma=0.0)
+    args.update({k: kwargs.pop(k) for k in list(kwargs) if k in args})
+    node = b.node("NonMaxSuppression", args["boxes"], args["scores"], np.array(args["max_boxes"], np.int64),
+                  np.float32(args["iou"]), np.float32(args["score"]), np.float32(args["sigma"]), **kwargs)
+    assert node.out_port(0).data.get_value() is None
+    return node.op_class.evaluate(node, *[node.in_value(i) for i in range(6)])
+
+
+def test_nms_suppresses_overlaps_per_class():
+    selected, scores, valid = _evaluated(sort_result_descending=False)
+    np.testing.assert_array_equal(selected, [[0, 0, 0], [0, 0, 2], [0, 1, 1], [0, 1, 2]])
+    np.testing.assert_allclose(scores[:, 2], [0.9, 0.7, 0.95, 0.2])
+    assert valid.tolist() == [4]
+    selected, _, _ = _evaluated(sort_result_descending=True)
+    np.testing.assert_array_equal(selected[:, 2], [1, 0, 2, 2])          # by score: .95, .9, .7, .2
+    selected, _, _ = _evaluated(iou=0.7, sort_result_descending=False)   # the overlap is allowed
+    np.testing.assert_array_equal(selected[:3, 2], [0, 1, 2])
+    selected, _, _ = _evaluated(max_boxes=1, score=0.15, sort_result_descending=False)
+    np.testing.assert_array_equal(selected, [[0, 0, 0], [0, 1, 1]])
+
+
+def test_nms_center_encoding_and_soft_suppression():
+    centres = np.array([[[5, 5, 10, 10], [6, 6, 10, 10], [25, 25, 10, 10]]], np.float32)     # x, y, w, h
+    selected, _, _ = _evaluated(boxes=centres, box_encoding="center", sort_result_descending=False)
+    np.testing.assert_array_equal(selected[:, 2], [0, 2, 1, 2])
+    selected, scores, _ = _evaluated(scores=NMS_SCORES[:, :1], sigma=0.5, sort_result_descending=False)
+    np.testing.assert_array_equal(selected[:, 2], [0, 2, 1])       # B decays below C
+    np.testing.assert_allclose(scores[:, 2], [0.9, 0.7, 0.8 * np.exp(-0.5 * A_B_IOU ** 2 / 0.5)], rtol=1e-5)
