@@ -16,6 +16,7 @@ import numpy as np
 
 from extensions.middle.transpose_rules import perm_of
 from extensions.middle.transpose_sinking import LayoutStep
+from extensions.ops.control_flow import set_parameter, sliced_shape
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.pipeline.infer import infer_node
@@ -68,9 +69,15 @@ class TransposeIntoLoopSlicing(LayoutStep):
                                           for r in readers):
                 continue
             new_axis = perm[entry["axis"]]
+            source = src.node.in_port(0).get_source()
+            # the body Parameter takes the new slices' shape first, so the new Squeezes infer
+            param = body.node(entry["internal_id"])
+            set_parameter(param, sliced_shape(source.data.get_shape(), {**entry, "axis": new_axis}),
+                          param.element_type)
+            infer_node(param)
             for reader in readers:
                 _retarget(body, reader.node, new_axis, "Squeeze")
-            src.node.in_port(0).get_source().connect(loop.in_port(entry["external_port_id"]))
+            source.connect(loop.in_port(entry["external_port_id"]))
             graph.remove_node(src.node.id)
             entry["axis"] = new_axis
             changed = True

@@ -3,12 +3,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.ops.shape import pad_array
 from mo.ops.op import Op
 from mo.utils.shape import normalize_axes
 
 
-def _axes(node, rank: int, port: int = 1) -> tuple[int, ...]:
-    return tuple(sorted(set(normalize_axes(np.atleast_1d(node.in_value(port)).tolist(), rank))))
+def _axes(axes: np.ndarray, rank: int) -> tuple[int, ...]:
+    return tuple(sorted(set(normalize_axes(np.atleast_1d(axes).tolist(), rank))))
+
+
+def _axis_pads(rank: int, axis: int, pad: int) -> tuple[list[int], list[int]]:
+    """pads_begin, pads_end that pad only ``axis``, by ``pad`` on both sides."""
+    pads = [0] * rank
+    pads[axis] = pad
+    return pads, pads
 
 
 def channel_shape(x: np.ndarray) -> tuple[int, ...]:
@@ -43,7 +51,7 @@ class MVN(Op):
 
     @classmethod
     def evaluate(cls, node, x, axes):
-        axes = _axes(node, x.ndim)
+        axes = _axes(axes, x.ndim)
         centered = x - np.mean(x, axis=axes, keepdims=True)
         if not node.normalize_variance:
             return centered
@@ -62,7 +70,7 @@ class NormalizeL2(Op):
 
     @classmethod
     def evaluate(cls, node, x, axes):
-        total = np.sum(x * x, axis=_axes(node, x.ndim), keepdims=True)
+        total = np.sum(x * x, axis=_axes(axes, x.ndim), keepdims=True)
         total = total + node.eps if node.eps_mode == "add" else np.maximum(total, node.eps)
         return x / np.sqrt(total)
 
@@ -73,6 +81,19 @@ class LRN(Op):
     op = "LRN"
     defaults = {"alpha": 1e-4, "beta": 0.75, "bias": 1.0, "size": 1}
     ir_attrs = ("alpha", "beta", "bias", "size")
+
+    @classmethod
+    def evaluate(cls, node, x, axes):
+        """x / (bias + alpha / size^len(axes) * sum of squares)^beta, the sum over the positions
+        at most (size - 1) // 2 away along every axis."""
+        axes = _axes(axes, x.ndim)
+        total = x.astype(np.float64) ** 2
+        half = (node.size - 1) // 2
+        for axis in axes:
+            padded = pad_array(total, *_axis_pads(x.ndim, axis, half), "constant")
+            total = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=axis).sum(axis=-1)
+        scale = node.bias + node.alpha / node.size ** len(axes) * total
+        return (x / scale ** node.beta).astype(x.dtype)
 
 
 class GroupNormalization(Op):

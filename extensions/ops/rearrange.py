@@ -87,6 +87,23 @@ class Col2Im(Op):
     ir_attrs = ("strides", "dilations", "pads_begin", "pads_end")
 
     @classmethod
+    def evaluate(cls, node, x, size, kernel):
+        """Block l (row-major over the block grid) of column c * kh * kw + i * kw + j adds to
+        padded image position (row * stride + i * dilation, col * stride + j * dilation)."""
+        (h, w), (kh, kw) = [int(v) for v in size.reshape(-1)], [int(v) for v in kernel.reshape(-1)]
+        (sh, sw), (dh, dw) = node.strides, node.dilations
+        (bh, bw), (eh, ew) = node.pads_begin, node.pads_end
+        rows = (h + bh + eh - dh * (kh - 1) - 1) // sh + 1
+        cols = (w + bw + ew - dw * (kw - 1) - 1) // sw + 1
+        blocks = x.reshape(x.shape[:-2] + (-1, kh, kw, rows, cols))
+        image = np.zeros(x.shape[:-2] + (blocks.shape[-5], h + bh + eh, w + bw + ew), np.float64)
+        for i in range(kh):
+            for j in range(kw):
+                image[..., i * dh:i * dh + (rows - 1) * sh + 1:sh, j * dw:j * dw + (cols - 1) * sw + 1:sw] += \
+                    blocks[..., i, j, :, :]
+        return image[..., bh:bh + h, bw:bw + w].astype(x.dtype)
+
+    @classmethod
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         size, kernel = node.in_value(1), node.in_value(2)

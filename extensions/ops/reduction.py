@@ -14,15 +14,14 @@ class Reduce(Op):
     fn = None
 
     @classmethod
-    def _axes(cls, node, rank):
-        axes = node.in_value(1)
+    def _axes(cls, axes, rank):
         if axes is None:
             return None
         return sorted(set(normalize_axes(np.atleast_1d(axes).tolist(), rank)))
 
     @classmethod
     def evaluate(cls, node, x, axes):
-        axes = tuple(cls._axes(node, x.ndim))
+        axes = tuple(cls._axes(axes, x.ndim))
         with np.errstate(all="ignore"):
             return cls.fn(x, axes, node.keep_dims).astype(x.dtype)
 
@@ -31,7 +30,7 @@ class Reduce(Op):
         shape = node.in_shape(0)
         if shape is None:
             return [None]
-        axes = cls._axes(node, len(shape))
+        axes = cls._axes(node.in_value(1), len(shape))
         if axes is None:
             if node.keep_dims:
                 return [(-1,) * len(shape)]

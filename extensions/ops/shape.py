@@ -29,9 +29,13 @@ class ShapeOf(OutputTypedOp):
         shape = node.in_shape(0)
         out = node.out_port(0).data
         if is_static(shape):
-            out.set_value(np.array(shape, dtype=np.int64 if node.output_type == "i64" else np.int32))
+            out.set_value(cls.evaluate(node, np.empty(shape, np.bool_)))
         else:
             out.set_shape(None if shape is None else (len(shape),))
+
+    @classmethod
+    def evaluate(cls, node, x):
+        return np.array(x.shape, dtype=np.int64 if node.output_type == "i64" else np.int32)
 
 
 def reshape_target(in_shape, target, special_zero: bool):
@@ -79,12 +83,15 @@ class Reshape(Op):
             tshape = node.in_shape(1)
             out.set_shape(None if tshape is None or tshape[0] < 0 else (DYN,) * tshape[0])
             return
-        shape = reshape_target(data.get_shape(), target.reshape(-1), node.special_zero)
         value = data.get_value()
         if value is not None:
-            out.set_value(value.reshape(shape))
+            out.set_value(cls.evaluate(node, value, target))
         else:
-            out.set_shape(shape)
+            out.set_shape(reshape_target(data.get_shape(), target.reshape(-1), node.special_zero))
+
+    @classmethod
+    def evaluate(cls, node, x, target):
+        return x.reshape(reshape_target(x.shape, target.reshape(-1), node.special_zero))
 
 
 def _axes_value(node, port: int, rank: int | None):
@@ -92,6 +99,27 @@ def _axes_value(node, port: int, rank: int | None):
     if axes is None:
         return None
     return [int(a) for a in np.atleast_1d(axes)]
+
+
+def squeezed_shape(shape: tuple, axes) -> tuple:
+    """``shape`` without the ``axes`` (each of size 1 or dynamic), or without every 1 if
+    ``axes`` is None."""
+    if axes is None:
+        return tuple(d for d in shape if d != 1)
+    axes = {normalize_axis(int(a), len(shape)) for a in axes}
+    for a in axes:
+        if shape[a] not in (1, DYN):
+            raise ValueError(f"cannot squeeze axis {a} of size {shape[a]}")
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def unsqueezed_shape(shape: tuple, axes) -> tuple:
+    """``shape`` with a 1 inserted at each of ``axes`` (axes of the result)."""
+    rank = len(shape) + len(axes)
+    new_shape = list(shape)
+    for a in sorted(normalize_axis(int(a), rank) for a in axes):
+        new_shape.insert(a, 1)
+    return tuple(new_shape)
 
 
 class Squeeze(Op):
@@ -109,26 +137,24 @@ class Squeeze(Op):
         if shape is None:
             out.set_shape(None)
             return
+        axes = None
         if node.is_in_port_connected(1):
             axes = _axes_value(node, 1, len(shape))
             if axes is None:
                 out.set_shape(None)
                 return
-            axes = {normalize_axis(a, len(shape)) for a in axes}
-            for a in axes:
-                if shape[a] not in (1, DYN):
-                    raise ValueError(f"cannot squeeze axis {a} of size {shape[a]}")
-        else:
-            if DYN in shape:
-                out.set_shape(None)
-                return
-            axes = {i for i, d in enumerate(shape) if d == 1}
-        new_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+        elif DYN in shape:
+            out.set_shape(None)
+            return
         value = node.in_value(0)
         if value is not None:
-            out.set_value(value.reshape(new_shape))
+            out.set_value(cls.evaluate(node, value, axes))
         else:
-            out.set_shape(new_shape)
+            out.set_shape(squeezed_shape(shape, axes))
+
+    @classmethod
+    def evaluate(cls, node, x, axes=None):
+        return x.reshape(squeezed_shape(x.shape, None if axes is None else np.atleast_1d(axes)))
 
 
 class Unsqueeze(Op):
@@ -142,16 +168,25 @@ class Unsqueeze(Op):
         if shape is None or axes is None:
             out.set_shape(None)
             return
-        rank = len(shape) + len(axes)
-        axes = sorted(normalize_axis(a, rank) for a in axes)
-        new_shape = list(shape)
-        for a in axes:
-            new_shape.insert(a, 1)
         value = node.in_value(0)
         if value is not None:
-            out.set_value(value.reshape(new_shape))
+            out.set_value(cls.evaluate(node, value, np.array(axes)))
         else:
-            out.set_shape(tuple(new_shape))
+            out.set_shape(unsqueezed_shape(shape, axes))
+
+    @classmethod
+    def evaluate(cls, node, x, axes):
+        return x.reshape(unsqueezed_shape(x.shape, np.atleast_1d(axes)))
+
+
+def permutation(order, rank: int) -> list[int] | None:
+    """The dims order of Transpose given in ``order`` (empty: reversed; None: unknown)."""
+    if order is None:
+        return None
+    order = [int(o) for o in np.atleast_1d(order)]
+    if not order:
+        order = list(range(rank - 1, -1, -1))
+    return [normalize_axis(o, rank) for o in order]
 
 
 class Transpose(Op):
@@ -164,13 +199,7 @@ class Transpose(Op):
     def _order(cls, node, rank):
         if not node.is_in_port_connected(1):
             return list(range(rank - 1, -1, -1))
-        order = node.in_value(1)
-        if order is None:
-            return None
-        order = [int(o) for o in np.atleast_1d(order)]
-        if not order:
-            order = list(range(rank - 1, -1, -1))
-        return [normalize_axis(o, rank) for o in order]
+        return permutation(node.in_value(1), rank)
 
     @classmethod
     def infer(cls, node):
@@ -188,6 +217,10 @@ class Transpose(Op):
             out.set_value(np.transpose(value, order))
         else:
             out.set_shape(tuple(shape[o] for o in order))
+
+    @classmethod
+    def evaluate(cls, node, x, order=None):
+        return np.transpose(x, permutation(np.arange(x.ndim)[::-1] if order is None else order, x.ndim))
 
 
 class Concat(Op):
@@ -253,23 +286,29 @@ class Broadcast(Op):
                 rank = tshape[0] if node.mode != "bidirectional" or shape is None else max(tshape[0], len(shape))
                 out.set_shape((DYN,) * rank)
             return
-        target = [int(t) for t in target.reshape(-1)]
         value = node.in_value(0)
         if node.mode == "explicit":
             mapping = node.in_value(2)
             if value is not None and mapping is not None:
-                new_shape = [1] * len(target)
-                for i, a in enumerate(mapping.reshape(-1)):
-                    new_shape[int(a)] = value.shape[i]
-                out.set_value(np.broadcast_to(value.reshape(new_shape), target).copy())
+                out.set_value(cls.evaluate(node, value, target, mapping))
             else:
-                out.set_shape(tuple(target))
+                out.set_shape(tuple(int(t) for t in target.reshape(-1)))
             return
-        out_shape = cls._out_shape(node, shape, target)
+        out_shape = cls._out_shape(node, shape, [int(t) for t in target.reshape(-1)])
         if value is not None and out_shape is not None and is_static(out_shape):
-            out.set_value(np.broadcast_to(value, out_shape).copy())
+            out.set_value(cls.evaluate(node, value, target))
         else:
             out.set_shape(out_shape)
+
+    @classmethod
+    def evaluate(cls, node, x, target, mapping=None):
+        target = [int(t) for t in target.reshape(-1)]
+        if node.mode == "explicit":
+            new_shape = [1] * len(target)
+            for i, a in enumerate(mapping.reshape(-1)):
+                new_shape[int(a)] = x.shape[i]
+            return np.broadcast_to(x.reshape(new_shape), target).copy()
+        return np.broadcast_to(x, cls._out_shape(node, x.shape, target)).copy()
 
 
 class Tile(Op):
@@ -350,8 +389,8 @@ class VariadicSplit(Op):
             node.out_port(i).data.set_dtype(node.in_dtype(0))
 
     @classmethod
-    def _lengths(cls, node, dim):
-        lengths = [int(v) for v in node.in_value(2).reshape(-1)]
+    def _lengths(cls, lengths, dim):
+        lengths = [int(v) for v in lengths.reshape(-1)]
         if -1 in lengths and dim >= 0:
             lengths[lengths.index(-1)] = dim - sum(v for v in lengths if v != -1)
         return lengths
@@ -359,7 +398,7 @@ class VariadicSplit(Op):
     @classmethod
     def evaluate(cls, node, x, axis, lengths):
         axis = normalize_axis(int(axis), x.ndim)
-        sizes = cls._lengths(node, x.shape[axis])
+        sizes = cls._lengths(lengths, x.shape[axis])
         return np.split(x, np.cumsum(sizes)[:-1], axis=axis)
 
     @classmethod
@@ -370,7 +409,7 @@ class VariadicSplit(Op):
         if shape is None or axis is None or node.in_value(2) is None:
             return [None if shape is None else (DYN,) * len(shape)] * n
         axis = normalize_axis(int(axis), len(shape))
-        sizes = cls._lengths(node, shape[axis])
+        sizes = cls._lengths(node.in_value(2), shape[axis])
         return [tuple(s if i == axis else d for i, d in enumerate(shape)) for s in sizes]
 
 

@@ -3,6 +3,8 @@ parts), RDFT (real in), IRDFT (real out) and STFT. Input 1 lists the transformed
 optional input 2 the signal size along them (trimmed or zero-padded)."""
 from __future__ import annotations
 
+import numpy as np
+
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axes
 
@@ -24,11 +26,36 @@ def signal_sizes(node, count: int) -> list[int] | None:
     return None if sizes is None else [int(s) for s in sizes.reshape(-1)]
 
 
+def as_complex(x: np.ndarray) -> np.ndarray:
+    """[..., 2] (real, imaginary) -> complex [...]."""
+    return x[..., 0].astype(np.float64) + 1j * x[..., 1].astype(np.float64)
+
+
+def as_pairs(c: np.ndarray, dtype) -> np.ndarray:
+    """complex [...] -> [..., 2] (real, imaginary) of ``dtype``."""
+    return np.stack([c.real, c.imag], axis=-1).astype(dtype)
+
+
 class DFT(Op):
     """Complex-to-complex forward transform of [..., 2] over the axes of input 1."""
 
     op = "DFT"
     version = "opset7"
+    transform = staticmethod(np.fft.fftn)
+
+    @classmethod
+    def transform_args(cls, shape: tuple, axes, sizes) -> tuple[list[int], list[int]]:
+        """(axes, signal sizes) for numpy: negative axes of a signal of len(shape) dims counted
+        from the back, a size -1 as the signal's own."""
+        axes = normalize_axes(np.asarray(axes).reshape(-1).tolist(), len(shape))
+        sizes = [-1] * len(axes) if sizes is None else [int(v) for v in np.asarray(sizes).reshape(-1)]
+        return axes, [shape[a] if n == -1 else n for a, n in zip(axes, sizes)]
+
+    @classmethod
+    def evaluate(cls, node, x, axes, sizes=None):
+        signal = as_complex(x)
+        axes, sizes = cls.transform_args(signal.shape, axes, sizes)
+        return as_pairs(cls.transform(signal, s=sizes, axes=axes), x.dtype)
 
     @classmethod
     def spectral_shape(cls, node, shape: tuple, rank: int):
@@ -58,6 +85,7 @@ class IDFT(DFT):
 
     op = "IDFT"
     type = "IDFT"
+    transform = staticmethod(np.fft.ifftn)
 
 
 class RDFT(DFT):
@@ -66,6 +94,11 @@ class RDFT(DFT):
     op = "RDFT"
     type = "RDFT"
     version = "opset9"
+
+    @classmethod
+    def evaluate(cls, node, x, axes, sizes=None):
+        axes, sizes = cls.transform_args(x.shape, axes, sizes)
+        return as_pairs(np.fft.rfftn(x.astype(np.float64), s=sizes, axes=axes), x.dtype)
 
     @classmethod
     def infer_shapes(cls, node):
@@ -85,6 +118,15 @@ class IRDFT(DFT):
     op = "IRDFT"
     type = "IRDFT"
     version = "opset9"
+
+    @classmethod
+    def evaluate(cls, node, x, axes, sizes=None):
+        spectrum = as_complex(x)
+        last_given = sizes is not None and int(np.asarray(sizes).reshape(-1)[-1]) != -1
+        axes, sizes = cls.transform_args(spectrum.shape, axes, sizes)
+        if not last_given:
+            sizes[-1] = 2 * (spectrum.shape[axes[-1]] - 1)
+        return np.fft.irfftn(spectrum, s=sizes, axes=axes).astype(x.dtype)
 
     @classmethod
     def infer_shapes(cls, node):
@@ -107,6 +149,18 @@ class STFT(Op):
     version = "opset15"
     defaults = {"transpose_frames": False}
     ir_attrs = ("transpose_frames",)
+
+    @classmethod
+    def evaluate(cls, node, signal, window, size, step):
+        """Frames of ``frame_size`` every ``frame_step`` values, times the window (centred and
+        zero-padded to the frame size), one-sided spectrum of each."""
+        size, step = int(np.asarray(size).reshape(-1)[0]), int(np.asarray(step).reshape(-1)[0])
+        left = (size - window.size) // 2
+        padded = np.zeros(size)
+        padded[left:left + window.size] = window
+        frames = np.lib.stride_tricks.sliding_window_view(signal.astype(np.float64), size, axis=-1)[..., ::step, :]
+        spectrum = as_pairs(np.fft.rfft(frames * padded, axis=-1), signal.dtype)    # [..., frames, bins, 2]
+        return np.swapaxes(spectrum, -2, -3) if node.transpose_frames else spectrum
 
     @classmethod
     def infer_shapes(cls, node):

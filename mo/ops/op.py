@@ -105,17 +105,10 @@ class Op:
         values = [node.in_port(i).data.get_value() for i in ports]
         if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
                 and cls.has_evaluate() and not cls._too_big_to_fold(node):
-            results = cls.evaluate(node, *[node.in_value(i) if i in ports else None
-                                           for i in range(max(ports) + 1)])
-            if not isinstance(results, (list, tuple)):
-                results = [results]
-            for i, r in enumerate(results):
-                port = node.out_port(i)
-                dtype = port.data.get_dtype()
-                arr = np.asarray(r)
-                if dtype is not None and dtype != "string":
-                    arr = arr.astype(np_dtype(dtype), copy=False)
-                port.data.set_value(arr)
+            results = cls.evaluate_outputs(node, [node.in_value(i) if i in ports else None
+                                                  for i in range(max(ports) + 1)])
+            for i, value in enumerate(results):
+                node.out_port(i).data.set_value(value)
             return
         shapes = cls.infer_shapes(node)
         for i, s in enumerate(shapes):
@@ -134,6 +127,22 @@ class Op:
     @classmethod
     def has_evaluate(cls) -> bool:
         return cls.evaluate.__func__ is not Op.evaluate.__func__
+
+    @classmethod
+    def evaluate_outputs(cls, node: Node, inputs: Sequence[np.ndarray | None]) -> list[np.ndarray]:
+        """``evaluate`` on ``inputs`` (one per input port, None where unconnected), as arrays of
+        the element types inferred for the outputs."""
+        results = cls.evaluate(node, *inputs)
+        if not isinstance(results, (list, tuple)):
+            results = [results]
+        arrays = []
+        for i, r in enumerate(results):
+            dtype = node.out_port(i).data.get_dtype()
+            arr = np.asarray(r)
+            if dtype is not None and dtype != "string":
+                arr = arr.astype(np_dtype(dtype), copy=False)
+            arrays.append(arr)
+        return arrays
 
     @classmethod
     def evaluate(cls, node: Node, *inputs: np.ndarray | None):

@@ -1,10 +1,13 @@
 """--compress_to_fp16: f16 constants with a decompression Convert; out-of-range values stay f32."""
 import numpy as np
+import pytest
 from defusedxml import ElementTree
 from onnx import TensorProto, helper
 
+from extensions.back.compress_fp16 import CompressWeightsToFP16
 from mo import convert_model
 from tests.utils.onnx_models import conv_relu_model, make_model, run_onnxruntime
+from tests.utils.reference import assert_rewrite, assert_untouched
 from tests.utils.runtime import assert_close, run_ir
 
 
@@ -38,3 +41,28 @@ def test_out_of_range_and_disabled(tmp_path):
     assert types == {"big": "f32", "tiny": "f32"}
     off = convert_model(input_model=conv_relu_model(), output_dir=str(tmp_path / "b"), compress_to_fp16=False)
     assert not [layer for layer in _layers(off.xml) if layer.get("type") == "Convert"]
+
+
+# ------------------------------------------------------------------ reference interpreter
+def _scaled_by(weights):
+    def build(b):
+        x = b.Parameter(shape=(2, weights.size), element_type="f32", name="x")
+        return b.Multiply(x, weights)
+    return build
+
+
+def test_weights_become_f16_with_a_decompression_convert():
+    w = np.random.default_rng(1).standard_normal(32).astype(np.float32)
+    g = assert_rewrite(_scaled_by(w), CompressWeightsToFP16, expect_ops=["Convert", "Multiply"], rtol=1e-3, atol=1e-3)
+    convert = g.nodes_by_op("Convert")[0]
+    assert convert.in_port(0).get_source().node.value.dtype == np.float16 and "decompression" in convert.rt_info
+
+
+@pytest.mark.parametrize("weights", [
+    np.arange(8, dtype=np.float32),                             # too few values to be worth it
+    np.array([1e6] + [1.0] * 31, np.float32),                   # beyond the float16 range
+    np.full(32, 1e-12, np.float32),                             # would flush to zero
+    np.arange(32, dtype=np.float64),                            # not f32
+], ids=["small", "out_of_range", "tiny", "f64"])
+def test_constants_that_do_not_fit_stay(weights):
+    assert_untouched(_scaled_by(weights), CompressWeightsToFP16)

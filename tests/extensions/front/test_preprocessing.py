@@ -1,12 +1,15 @@
 """Preprocessing and layout options embedded in the IR, checked against ONNX Runtime on the
-equivalently preprocessed input."""
+equivalently preprocessed input, and the rewrite alone with the reference interpreter."""
 import numpy as np
 import pytest
 from defusedxml import ElementTree
 
+from extensions.front.preprocessing import ApplyLayoutAndPreprocessing
 from mo import convert_model
+from mo.cli.preprocess_spec import parse_layouts, parse_values
 from mo.errors import OptionError
 from tests.utils.onnx_models import conv_relu_model, run_onnxruntime
+from tests.utils.reference import assert_rewrite, assert_untouched
 from tests.utils.runtime import assert_close, core, run_ir
 
 X = np.random.default_rng(3).uniform(0, 255, (2, 3, 8, 8)).astype(np.float32)
@@ -83,3 +86,40 @@ def test_mean_folds_into_an_unpadded_convolution(tmp_path):
     assert "Subtract" not in types and "Divide" not in types and types.count("Add") == 1
     x = X[:1]
     assert_close(run_ir(paths.xml, [x]), run_onnxruntime(model, [(x - MEAN) / SCALE]), rtol=1e-4, atol=1e-4)
+
+
+# ------------------------------------------------------------------ reference interpreter
+# The rewrite changes what the input means: the rewritten graph on the raw input must give what
+# the original graph gives on the preprocessed input.
+def _relu_of_input(b):
+    return b.ReLU(b.Parameter(shape=X.shape, element_type="f32", name="x"))
+
+
+def _preprocessed(expect_ops, inputs_before, inputs=(X,), **options):
+    return assert_rewrite(_relu_of_input, ApplyLayoutAndPreprocessing, list(inputs), expect_ops=expect_ops,
+                          inputs_before=[inputs_before], data_form=False, **options)
+
+
+def test_mean_and_scale_values_keep_the_reference_values():
+    _preprocessed(["Subtract", "Divide", "ReLU"], (X - MEAN) / SCALE,
+                  mean_values=parse_values("x[120,110,100]", "--mean_values"),
+                  scale_values=parse_values("[50,60,70]", "--scale_values"))
+
+
+def test_reverse_channels_then_mean_then_single_scale():
+    _preprocessed(["Gather", "Subtract", "Divide", "ReLU"], (X[:, ::-1] - MEAN) / 255.0, reverse_input_channels=True,
+                  mean_values=parse_values("[120,110,100]", "--mean_values"), scale=255.0)
+
+
+def test_target_layout_transposes_the_new_input():
+    g = _preprocessed(["Transpose", "ReLU"], X, inputs=(X.transpose(0, 2, 3, 1),),
+                      layouts=parse_layouts("x(nchw->nhwc)"))
+    assert g.nodes_by_op("Parameter")[0].shape == (2, 8, 8, 3)
+
+
+@pytest.mark.parametrize("options", [
+    {"layouts": parse_layouts(source_layout="nchw")},                   # recorded only
+    {"reverse_input_channels": True, "layouts": parse_layouts("x(nhwc)")},   # 8 channels: nothing to reverse
+], ids=["source_layout", "not_three_channels"])
+def test_options_that_add_no_operation(options):
+    assert_untouched(_relu_of_input, ApplyLayoutAndPreprocessing, [X], data_form=False, **options)

@@ -1,4 +1,5 @@
-"""Activation fusions: each pattern spelling becomes one op, and the IR computes the same values."""
+"""Activation fusions: each pattern spelling becomes one op computing the same values (reference
+interpreter before/after; the IR in the runtime against the formula)."""
 import math
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 from extensions.middle import activation_fusions as fusions
 from mo.emit.ir import emit_ir
 from tests.utils.graphs import new_graph
+from tests.utils.reference import assert_rewrite, assert_untouched
 from tests.utils.runtime import assert_close, run_ir
 
 X = np.linspace(-6, 6, 48, dtype=np.float32).reshape(2, 24)
@@ -78,20 +80,44 @@ def test_fusion(build, passes, fused_op, reference, tmp_path):
     assert_close(run_ir(xml, [X]), [reference(X.astype(np.float64))], rtol=1e-3, atol=1e-4, check_dtype=False)
 
 
-def test_no_fusion_when_inner_value_is_used_elsewhere():
-    g, b = new_graph(data_form=True)
-    x = b.Parameter(shape=X.shape, element_type="f32", name="x")
+def _on_x(build):
+    return lambda b: build(b, b.Parameter(shape=X.shape, element_type="f32", name="x"))
+
+
+@pytest.mark.parametrize("build,passes,fused_op,reference", CASES, ids=[c[0].__name__ for c in CASES])
+def test_fusion_keeps_reference_values(build, passes, fused_op, reference):
+    assert_rewrite(_on_x(build), passes, [X], expect_ops=[fused_op])
+
+
+def test_softplus_alone_and_mish_of_softplus():
+    assert_rewrite(_on_x(lambda b, x: b.Log(b.Add(b.Exp(x), np.float32(1)))), fusions.SoftPlusFusion, [X],
+                   expect_ops=["SoftPlus"])
+    assert_rewrite(_on_x(lambda b, x: b.Multiply(x, b.Tanh(b.SoftPlus(x)))), fusions.MishFusion, [X],
+                   expect_ops=["Mish"])
+
+
+def _swish_with_shared_sigmoid(b, x):
     sig = b.Sigmoid(x)
-    b.Result(b.Multiply(x, sig), name="y")
-    b.Result(sig, name="s")
-    fusions.SwishFusion().find_and_replace_pattern(g)
-    assert not g.nodes_by_op("Swish")
+    return b.Multiply(x, sig), sig
 
 
-def test_no_fusion_with_wrong_constant():
-    g, b = new_graph(data_form=True)
-    x = b.Parameter(shape=X.shape, element_type="f32", name="x")
+def _hsigmoid_off_by_one(b, x):
     r6 = b.Clamp(b.Add(x, b.const(np.float32(2))), min=0.0, max=6.0)
-    b.Result(b.Multiply(r6, b.const(np.float32(1 / 6))), name="y")
-    fusions.HSigmoidFusion().find_and_replace_pattern(g)
-    assert not g.nodes_by_op("HSigmoid")
+    return b.Multiply(r6, b.const(np.float32(1 / 6)))
+
+
+@pytest.mark.parametrize("build,fusion", [
+    (_swish_with_shared_sigmoid, fusions.SwishFusion), (_hsigmoid_off_by_one, fusions.HSigmoidFusion),
+    (lambda b, x: b.Log(b.Add(b.Exp(x), np.float32(2))), fusions.SoftPlusFusion),
+    (lambda b, x: b.Multiply(x, b.Tanh(b.ReLU(x))), fusions.MishFusion),
+    (lambda b, x: b.Multiply(b.Sigmoid(x), b.ReLU(x)), fusions.SwishFusion),
+    (lambda b, x: b.Divide(b.Multiply(x, b.Clamp(b.Add(x, np.float32(3)), min=0.0, max=5.0)), np.float32(6)),
+     fusions.HSwishFusion),
+    (lambda b, x: b.Multiply(b.Multiply(x, np.float32(0.5)), b.Add(b.Erf(x), np.float32(1))),
+     fusions.GeluErfFusion),
+    (lambda b, x: b.Multiply(b.Multiply(x, np.float32(0.5)), b.Add(b.Tanh(x), np.float32(1))),
+     fusions.GeluTanhFusion),
+], ids=["swish_shared", "hsigmoid_constant", "softplus_two", "mish_relu", "swish_other_x", "hswish_clamp",
+        "gelu_erf_unscaled", "gelu_tanh_no_cube"])
+def test_near_misses_are_left_alone(build, fusion):
+    assert_untouched(_on_x(build), fusion, [X])

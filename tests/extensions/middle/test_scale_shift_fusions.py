@@ -1,9 +1,13 @@
-"""BatchNorm and scale-shift folding into Convolution/MatMul weights: structure and numerics."""
+"""BatchNorm and scale-shift folding into Convolution/MatMul weights: structure and numerics,
+through whole conversions in the runtime and rewrite by rewrite with the reference interpreter."""
 import numpy as np
+import pytest
 from onnx import TensorProto, helper
 
+from extensions.middle.scale_shift_fusions import BatchNormToScaleShift, FuseMultiplyIntoWeights, MergeConstantAdds
 from mo import convert_model
 from tests.utils.onnx_models import make_model, run_onnxruntime
+from tests.utils.reference import assert_rewrite, assert_untouched
 from tests.utils.runtime import assert_close, core, run_ir
 
 RNG = np.random.default_rng(5)
@@ -48,3 +52,85 @@ def test_matmul_scale_folds_and_shared_input_does_not(tmp_path):
     paths = convert_model(input_model=single, output_dir=str(tmp_path / "s"), compress_to_fp16=False)
     assert "Multiply" not in _ops(paths.xml)
     assert_close(run_ir(paths.xml, [x]), run_onnxruntime(single, [x]))
+
+
+# ------------------------------------------------------------------ reference interpreter
+W = RNG.standard_normal((4, 3, 3, 3)).astype(np.float32)
+PER_CHANNEL = RNG.uniform(0.5, 2, (1, 4, 1, 1)).astype(np.float32)
+BIAS = RNG.standard_normal((1, 4, 1, 1)).astype(np.float32)
+
+
+def _image(b):
+    return b.Parameter(shape=(2, 3, 6, 6), element_type="f32", name="x")
+
+
+def _batch_norm(b, x, gamma=None):
+    stats = [gamma if gamma is not None else RNG.uniform(0.5, 2, 3).astype(np.float32),
+             RNG.standard_normal(3).astype(np.float32), RNG.standard_normal(3).astype(np.float32),
+             RNG.uniform(0.5, 2, 3).astype(np.float32)]
+    return b.BatchNormInference(x, *stats, epsilon=1e-3)
+
+
+def test_batch_norm_becomes_multiply_and_add():
+    assert_rewrite(lambda b: _batch_norm(b, _image(b)), BatchNormToScaleShift, expect_ops=["Multiply", "Add"],
+                   rtol=1e-5, atol=1e-5)
+
+
+def test_batch_norm_of_computed_statistics_stays():
+    assert_untouched(lambda b: _batch_norm(b, _image(b), gamma=b.Abs(b.Parameter(shape=(3,), element_type="f32"))),
+                     BatchNormToScaleShift)
+
+
+@pytest.mark.parametrize("factor", [PER_CHANNEL, np.float32(0.5), PER_CHANNEL.reshape(4, 1, 1)],
+                         ids=["per_channel", "scalar", "rank3"])
+@pytest.mark.parametrize("bias", [False, True])
+def test_multiply_goes_into_convolution_weights_and_bias(factor, bias):
+    def build(b):
+        y = b.Convolution(_image(b), W, strides=[1, 1], pads_begin=[1, 1], pads_end=[1, 1])
+        return b.Multiply(b.Add(y, BIAS) if bias else y, factor)
+    expect = ["Convolution", "Add"] if bias else ["Convolution"]
+    assert_rewrite(build, FuseMultiplyIntoWeights, expect_ops=expect, rtol=1e-4, atol=1e-5)
+
+
+def test_multiply_goes_into_group_convolution_and_matmul_weights():
+    def grouped(b):
+        w = RNG.standard_normal((3, 2, 1, 3, 3)).astype(np.float32)
+        return b.Multiply(b.GroupConvolution(_image(b), w, strides=[1, 1]), RNG.uniform(1, 2, (1, 6, 1, 1)).astype(
+            np.float32))
+    assert_rewrite(grouped, FuseMultiplyIntoWeights, expect_ops=["GroupConvolution"], rtol=1e-4, atol=1e-5)
+    for transpose_b in (False, True):
+        w = RNG.standard_normal((6, 5) if transpose_b else (5, 6)).astype(np.float32)
+
+        def matmul(b, w=w, transpose_b=transpose_b):
+            x = b.Parameter(shape=(2, 5), element_type="f32", name="x")
+            return b.Multiply(RNG.standard_normal(6).astype(np.float32), b.MatMul(x, w, transpose_b=transpose_b))
+        assert_rewrite(matmul, FuseMultiplyIntoWeights, expect_ops=["MatMul"], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("build", [
+    lambda b: b.Multiply(b.Convolution(_image(b), W, strides=[1, 1]),
+                         RNG.standard_normal((1, 4, 4, 4)).astype(np.float32)),              # per pixel
+    lambda b: b.Multiply(b.Convolution(_image(b), b.Abs(W), strides=[1, 1]), PER_CHANNEL),  # computed weights
+    lambda b: b.Multiply(b.Add(b.Convolution(_image(b), W, strides=[1, 1]),
+                               RNG.standard_normal((1, 4, 4, 4)).astype(np.float32)), PER_CHANNEL),   # bias per pixel
+    lambda b: (lambda y: (b.Multiply(y, PER_CHANNEL), b.ReLU(y)))(b.Convolution(_image(b), W, strides=[1, 1])),
+], ids=["per_pixel", "computed_weights", "bias_per_pixel", "shared_output"])
+def test_multiplies_that_cannot_move_stay(build):
+    assert_untouched(build, FuseMultiplyIntoWeights)
+
+
+def test_constant_adds_merge():
+    def build(b):
+        x = _image(b)
+        return b.Add(np.float32(2), b.Add(x, RNG.standard_normal((1, 3, 1, 1)).astype(np.float32)))
+    g = assert_rewrite(build, MergeConstantAdds, expect_ops=["Add"])
+    assert g.nodes_by_op("Add")[0].in_value(1).shape == (1, 3, 1, 1)
+
+
+@pytest.mark.parametrize("build", [
+    lambda b: b.Add(b.Add(_image(b), np.float32(1)), b.Parameter(shape=(1,), element_type="f32")),   # not constant
+    lambda b: (lambda x: b.Add(b.Add(x, b.ReLU(x)), np.float32(1)))(_image(b)),                     # inner computed
+    lambda b: (lambda inner: (b.Add(inner, np.float32(1)), inner))(b.Add(_image(b), np.float32(1))),  # shared
+], ids=["computed", "inner_computed", "shared"])
+def test_adds_that_cannot_merge_stay(build):
+    assert_untouched(build, MergeConstantAdds)

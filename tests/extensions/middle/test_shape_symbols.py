@@ -1,10 +1,12 @@
 """Shape symbols: fixed shape values fold, Reshape targets copying the input's own dims become
 special zeros, and nothing that follows from an input shape is frozen (the IR stays reshapeable)."""
 import numpy as np
+import pytest
 
-from extensions.middle.shape_symbols import FoldFixedShapeValues, ShapeSymbolAnalysis, Sym
+from extensions.middle.shape_symbols import FoldFixedShapeValues, RemoveFlattenAroundMatMul, ShapeSymbolAnalysis, Sym
 from mo.emit.ir import emit_ir
 from tests.utils.graphs import new_graph
+from tests.utils.reference import assert_rewrite, assert_untouched
 from tests.utils.runtime import assert_close, core, run_ir
 
 
@@ -55,7 +57,6 @@ def test_two_unknown_dims_keep_the_computation():
 
 
 def test_flatten_around_matmul_goes(tmp_path):
-    from extensions.middle.shape_symbols import RemoveFlattenAroundMatMul
     g, b = new_graph(data_form=True)
     x = b.Parameter(shape=(-1, -1, 6), element_type="f32", name="x")
     flat = b.Reshape(x, np.array([-1, 6], np.int64))
@@ -71,3 +72,58 @@ def test_flatten_around_matmul_goes(tmp_path):
     xml, _ = emit_ir(g, str(tmp_path), "m", {})
     v = np.random.default_rng(0).standard_normal((2, 3, 6)).astype(np.float32)
     assert_close(run_ir(xml, [v]), [v @ w + np.arange(4)], rtol=1e-5, atol=1e-5, check_dtype=False)
+
+
+# ------------------------------------------------------------------ reference interpreter
+def _own_dims_reshape(b):
+    x = b.Parameter(shape=(2, 3, 8), element_type="f32", name="x")
+    return b.Reshape(x, b.Concat(_dims_of(b, x, [0, 1]), np.array([4, 2], np.int64), axis=0), special_zero=False)
+
+
+def _weights_fix_width(b):
+    x = b.Parameter(shape=(-1, 6), element_type="f32", name="x")
+    h = b.MatMul(x, np.ones((6, 8), np.float32))
+    return b.Reshape(h, b.Concat(_dims_of(b, h, [0]), _dims_of(b, h, [1]), np.array([1], np.int64), axis=0))
+
+
+def test_fixed_shape_values_fold_with_the_same_values():
+    assert_rewrite(_own_dims_reshape, FoldFixedShapeValues, expect_ops=["Reshape"])
+    x = np.random.default_rng(1).standard_normal((3, 6)).astype(np.float32)
+    g = assert_rewrite(_weights_fix_width, FoldFixedShapeValues, [x], expect_ops=["MatMul", "Reshape"])
+    assert list(g.nodes_by_op("Reshape")[0].in_value(1)) == [0, 8, 1]
+
+
+def test_shapes_from_two_unknown_inputs_stay_computed():
+    def build(b):
+        x = b.Parameter(shape=(-1, -1), element_type="f32", name="x")
+        y = b.Parameter(shape=(-1, -1), element_type="f32", name="y")
+        return b.Reshape(x, b.Concat(_dims_of(b, y, [1]), _dims_of(b, y, [0]), axis=0))
+    inputs = [np.arange(6, dtype=np.float32).reshape(2, 3), np.zeros((2, 3), np.float32)]
+    assert_untouched(build, FoldFixedShapeValues, inputs)
+
+
+def _flattened_linear(restore_dims=(0, 1), bias=True):
+    def build(b):
+        x = b.Parameter(shape=(-1, -1, 6), element_type="f32", name="x")
+        flat = b.Reshape(x, np.array([-1, 6], np.int64))
+        y = b.MatMul(flat, np.arange(24, dtype=np.float32).reshape(6, 4) / 10)
+        if bias:
+            y = b.Add(y, np.arange(4, dtype=np.float32))
+        return b.Reshape(y, b.Concat(_dims_of(b, x, list(restore_dims)), np.array([4], np.int64), axis=0))
+    return build
+
+
+X3 = [np.random.default_rng(2).standard_normal((2, 3, 6)).astype(np.float32)]
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_flatten_around_matmul_goes_with_the_same_values(bias):
+    expect = ["MatMul", "Add"] if bias else ["MatMul"]
+    assert_rewrite(_flattened_linear(bias=bias), [FoldFixedShapeValues, RemoveFlattenAroundMatMul], X3,
+                   expect_ops=expect)
+
+
+def test_flatten_whose_result_takes_other_dims_stays():
+    build = _flattened_linear(restore_dims=(1, 0))     # [T, B, 4]: the leading dims are swapped
+    g = assert_rewrite(build, [FoldFixedShapeValues, RemoveFlattenAroundMatMul], X3, expect_ops=None)
+    assert len(g.nodes_by_op("Reshape")) == 2

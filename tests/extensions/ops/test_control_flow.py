@@ -166,8 +166,9 @@ def test_loop_runs(tmp_path):
     assert_close(run_ir(xml, [init, x]), [acc, np.stack(stacked)])
 
 
-def test_tensor_iterator_reverse_slices_and_negative_axes():
-    """Sums the rows of x [2, 5] last to first; every partial sum is kept along axis -1."""
+def build_reverse_tensor_iterator():
+    """Sums the columns of x [2, 5] last to first, starting from s0 [2]; every partial sum is
+    kept along axis -1 (outputs: the last sum, all sums)."""
     g, b = new_graph(data_form=True)
     x = b.Parameter(shape=(2, 5), element_type="f32")
     s0 = b.Parameter(shape=(2,), element_type="f32")
@@ -180,6 +181,14 @@ def test_tensor_iterator_reverse_slices_and_negative_axes():
         sliced_entry(0, xi.node, -1, reverse=True), port_entry(1, s.node)],
         output_port_map=[port_entry(0, s_res), sliced_entry(1, all_res, -1, reverse=True)],
         back_edges=[{"from": s_res.id, "to": s.node.id}])
-    assert body.node(xi.node.id).shape == (2, 1)
+    b.Result(node.out_port(0))
+    b.Result(node.out_port(1))
+    return g, node
+
+
+def test_tensor_iterator_reverse_slices_and_negative_axes():
+    g, node = build_reverse_tensor_iterator()
+    body = node.bodies["body"]
+    assert body.node(node.input_port_map[0]["internal_id"]).shape == (2, 1)
     assert [node.out_port(i).data.get_shape() for i in range(2)] == [(2,), (2, 5)]
     assert [e["axis"] for e in node.input_port_map + node.output_port_map if "axis" in e] == [1, 1]

@@ -1,5 +1,8 @@
 """infer of the normalization ops and of the ONNX normalizations lowered in the middle phase."""
 import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
 
 from tests.utils.graphs import infer_op
 
@@ -49,3 +52,27 @@ def test_batch_norm_training_outputs():
     y, mean, var = infer_op("onnx::BatchNormalizationTraining", ((2, 3, 5), "f32"), *[((3,), "f32")] * 4,
                             epsilon=1e-5, momentum=0.9)
     assert y.data.get_shape() == (2, 3, 5) and mean.data.get_shape() == (3,) and var.data.get_shape() == (3,)
+
+
+@pytest.mark.parametrize("size", [1, 3, 5])
+def test_lrn_across_channels_evaluates_as_torch(size):
+    x = np.random.default_rng(3).standard_normal((2, 7, 4, 5)).astype(np.float32)
+    expected = F.local_response_norm(torch.from_numpy(x), size, alpha=0.3, beta=0.75, k=1.5).numpy()
+    (out,) = infer_op("LRN", x, np.array([1], np.int64), alpha=0.3, beta=0.75, bias=1.5, size=size)
+    np.testing.assert_allclose(out.data.get_value(), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_lrn_over_spatial_axes_sums_a_centred_square(size):
+    """The window reaches (size - 1) // 2 positions each way along every axis (an even size
+    gives the same window as size - 1) and alpha is divided by size^len(axes)."""
+    x = np.random.default_rng(4).standard_normal((1, 2, 5, 6)).astype(np.float32)
+    half = (size - 1) // 2
+    sq = np.pad(x.astype(np.float64) ** 2, ((0, 0), (0, 0), (half, half), (half, half)))
+    total = np.zeros(x.shape)
+    for i in range(2 * half + 1):
+        for j in range(2 * half + 1):
+            total += sq[:, :, i:i + 5, j:j + 6]
+    expected = x / (2.0 + 0.5 / size ** 2 * total) ** 0.6
+    (out,) = infer_op("LRN", x, np.array([2, 3], np.int64), alpha=0.5, beta=0.6, bias=2.0, size=size)
+    np.testing.assert_allclose(out.data.get_value(), expected, rtol=1e-5, atol=1e-6)

@@ -2,6 +2,8 @@
 and the extended Range/Transpose of the shape ops."""
 import numpy as np
 import pytest
+import torch
+import torch.nn.functional as F
 
 from mo.errors import GraphError
 from tests.utils.graphs import infer_op
@@ -72,3 +74,26 @@ def test_range_takes_the_type_of_start_and_transpose_reverses_without_order():
     np.testing.assert_array_equal(out.data.get_value(), [0, 0.5, 1, 1.5])
     (out,) = infer_op("Transpose", ((1, 2, 3), "f32"))
     assert out.data.get_shape() == (3, 2, 1)
+
+
+@pytest.mark.parametrize("size,kernel,stride,dilation,pad", [
+    ((6, 7), (2, 3), (1, 1), (1, 1), (0, 0)), ((8, 9), (3, 2), (2, 1), (1, 2), (1, 0)), ((5, 5), (2, 2), (2, 2), (1, 1),
+                                                                                          (1, 1))])
+@pytest.mark.parametrize("batch", [(2,), ()])
+def test_col2im_evaluates_as_torch_fold(size, kernel, stride, dilation, pad, batch):
+    blocks = [(s + 2 * p - d * (k - 1) - 1) // st + 1 for s, k, st, d, p in zip(size, kernel, stride, dilation, pad)]
+    x = np.random.default_rng(9).standard_normal(batch + (3 * kernel[0] * kernel[1], blocks[0] * blocks[1]))
+    x = x.astype(np.float32)
+    expected = F.fold(torch.from_numpy(x), size, kernel, dilation, pad, stride).numpy()
+    (out,) = infer_op("Col2Im", x, np.array(size), np.array(kernel), strides=list(stride), dilations=list(dilation),
+                      pads_begin=list(pad), pads_end=list(pad))
+    np.testing.assert_allclose(out.data.get_value(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_col2im_asymmetric_pads_crop_the_padded_image():
+    """A 1x4 image, kernel 1x2, one pad column before: 4 blocks start at padded columns 0..3
+    (image columns -1..2); block l adds a[l] at its first column and b[l] at its second."""
+    a, b = np.arange(1, 5, dtype=np.float32), np.arange(5, 9, dtype=np.float32)
+    (out,) = infer_op("Col2Im", np.stack([a, b])[None], np.array([1, 4]), np.array([1, 2]), pads_begin=[0, 1],
+                      pads_end=[0, 0])
+    np.testing.assert_array_equal(out.data.get_value().reshape(-1), [a[1] + b[0], a[2] + b[1], a[3] + b[2], b[3]])
