@@ -167,3 +167,17 @@ def to_channels_first(rank: int) -> np.ndarray:
 def to_channels_last(rank: int) -> np.ndarray:
     """Permutation NC... -> N...C: [0, 2, ..., rank-1, 1]."""
     return np.array([0] + list(range(2, rank)) + [1], np.int64)
+
+
+# ---------------------------------------------------------------------------- inputs (ONNX math / nn group)
+
+
+def optional_source(node: Node, idx: int) -> Port | None:
+    """The producer of input ``idx`` of ``node``; None when the input is not connected (an
+    optional input the model leaves out)."""
+    return node.in_port(idx).get_source() if node.is_in_port_connected(idx) else None
+
+
+def input_sources(node: Node) -> list[Port]:
+    """The producers of the connected inputs of ``node``, in port order (variadic inputs)."""
+    return [node.in_port(i).get_source() for i in sorted(node.in_ports())]
