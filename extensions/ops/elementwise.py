@@ -206,8 +206,7 @@ class BitwiseRightShift(BinaryElementwise):
 
 class PRelu(Op):
     """x if x >= 0 else slope * x; a 1-D slope as long as dim 1 of x applies per channel, any
-    other slope broadcasts with numpy rules. ``numpy_slope`` (ONNX) prefers numpy rules for a
-    1-D slope that fits the last dim too (``extensions/middle/elementwise_edges.py``)."""
+    other slope broadcasts with numpy rules."""
 
     same_type_inputs = (0, 1)
 
@@ -215,8 +214,7 @@ class PRelu(Op):
 
     @classmethod
     def evaluate(cls, node, x, slope):
-        numpy_fits = node.get("numpy_slope") and x.ndim > 2 and slope.size == x.shape[-1]
-        if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1] and not numpy_fits:
+        if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1]:
             slope = slope.reshape((-1,) + (1,) * (x.ndim - 2))
         return np.where(x >= 0, x, x * slope)
 
@@ -453,7 +451,7 @@ def convert_value(x: np.ndarray, destination: str) -> np.ndarray:
 
 class Convert(Op):
     """Element type conversion to ``destination_type``. Not folded into float8 constants, which
-    the IR writer cannot store; ``saturate`` (front only) asks for a saturating float8 conversion."""
+    the IR writer cannot store."""
 
     op = "Convert"
     defaults = {"destination_type": "f32"}

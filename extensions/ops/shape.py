@@ -53,8 +53,10 @@ def reshape_target(in_shape, target, special_zero: bool):
             out.append(t)
     if -1 in target:
         idx = target.index(-1)
-        known = dim_product([d for i, d in enumerate(out) if i != idx])
-        total = dim_product(in_shape) if in_shape is not None else DYN
+        # dims copied by special zero are in both products: left out, a dynamic one does not matter
+        copied = {i for i, t in enumerate(target) if t == 0 and special_zero and in_shape[i] != 0}
+        known = dim_product([d for i, d in enumerate(out) if i != idx and i not in copied])
+        total = dim_product([d for i, d in enumerate(in_shape) if i not in copied]) if in_shape is not None else DYN
         if total >= 0 and known > 0:
             if total % known:
                 raise ValueError(f"cannot reshape {list(in_shape)} to {target}")

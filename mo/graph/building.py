@@ -169,10 +169,15 @@ def to_channels_last(rank: int) -> np.ndarray:
     return np.array([0] + list(range(2, rank)) + [1], np.int64)
 
 
-# ---------------------------------------------------------------------------- optional inputs
-# (added with the ONNX convolution / recurrent / detection / quantization translators)
+# ---------------------------------------------------------------------------- inputs
 
 
 def optional_source(node: Node, idx: int) -> Port | None:
-    """What feeds input ``idx`` of ``node``, None when that optional input is absent."""
+    """The producer of input ``idx`` of ``node``; None when the input is not connected (an
+    optional input the model leaves out)."""
     return node.in_port(idx).get_source() if node.is_in_port_connected(idx) else None
+
+
+def input_sources(node: Node) -> list[Port]:
+    """The producers of the connected inputs of ``node``, in port order (variadic inputs)."""
+    return [node.in_port(i).get_source() for i in sorted(node.in_ports())]

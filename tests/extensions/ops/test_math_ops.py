@@ -1,15 +1,7 @@
-"""infer of the ONNX math ops kept past the front phase (onnx::Loss) and of Convert, PRelu."""
+"""infer of Convert, ConvertLike and PRelu."""
 import numpy as np
 
 from tests.utils.graphs import infer_op
-
-
-def test_loss_shapes_per_reduction():
-    out, log_prob = infer_op("onnx::Loss", ((2, 5, 3), "f32"), ((2, 3), "i64"), variant="SCE", reduction="none",
-                             num_outputs=2)
-    assert out.data.get_shape() == (2, 3) and log_prob.data.get_shape() == (2, 5, 3)
-    (out,) = infer_op("onnx::Loss", ((2, 5), "f32"), ((2,), "i64"), variant="NLL", reduction="mean")
-    assert out.data.get_shape() == () and out.data.get_dtype() == "f32"
 
 
 def test_convert_rounds_to_bf16_and_saturates_narrow_ints():
@@ -38,10 +30,3 @@ def test_prelu_one_d_slope_of_channel_length_is_per_channel():
     np.testing.assert_array_equal(out.data.get_value(), [[[-1, -1], [-2, -2]]])
     (out,) = infer_op("PRelu", x, np.array([[1, 2]], np.float32))
     np.testing.assert_array_equal(out.data.get_value(), [[[-1, -2], [-1, -2]]])
-
-
-def test_bitcast_reinterprets_bits():
-    (out,) = infer_op("onnx::BitCast", np.array([-1, 1], np.int8), destination_type="u8")
-    np.testing.assert_array_equal(out.data.get_value(), [255, 1])
-    (out,) = infer_op("onnx::BitCast", ((2, -1), "f32"), destination_type="i32")
-    assert out.data.get_dtype() == "i32" and out.data.get_shape() == (2, -1)

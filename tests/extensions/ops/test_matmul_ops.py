@@ -1,4 +1,4 @@
-"""infer of MatMul, Einsum and onnx::Det."""
+"""infer of MatMul and Einsum."""
 import numpy as np
 import pytest
 
@@ -47,18 +47,3 @@ def test_einsum_folds():
     x = np.arange(4, dtype=np.float32).reshape(2, 2)
     (out,) = infer_op("Einsum", x, equation="ii->")
     assert out.data.get_value() == 3
-
-
-def test_det_shape_and_value():
-    (out,) = infer_op("onnx::Det", ((-1, 3, 3), "f32"))
-    assert out.data.get_shape() == (-1,)
-    (out,) = infer_op("onnx::Det", np.array([[2, 1], [1, 3]], np.float32))
-    np.testing.assert_allclose(out.data.get_value(), 5, rtol=1e-6)
-
-
-def test_leibniz_masks_give_the_determinant():
-    from extensions.middle.onnx_det import permutation_masks
-    masks, signs = permutation_masks(3)
-    x = np.random.default_rng(0).normal(size=(3, 3))
-    picked = x[None] * masks + (1 - masks)
-    np.testing.assert_allclose((picked.prod(axis=(1, 2)) * signs).sum(), np.linalg.det(x), rtol=1e-9)

@@ -1,4 +1,4 @@
-"""infer of Softmax, LogSoftmax and onnx::Softmax (2-D view, Hardmax)."""
+"""infer of Softmax and LogSoftmax."""
 import numpy as np
 
 from tests.utils.graphs import infer_op
@@ -15,17 +15,3 @@ def test_log_softmax_folds():
     x = np.array([1.0, 2.0, 3.0], np.float32)
     (out,) = infer_op("LogSoftmax", x, axis=0)
     np.testing.assert_allclose(out.data.get_value(), x - np.log(np.exp(x).sum()), rtol=1e-6)
-
-
-def test_onnx_softmax_flattens_trailing_axes():
-    x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
-    (out,) = infer_op("onnx::Softmax", x, variant="Softmax", axis=1, flatten=True)
-    np.testing.assert_allclose(out.data.get_value().reshape(2, 4).sum(axis=1), [1, 1], rtol=1e-6)
-
-
-def test_onnx_hardmax_marks_first_maximum():
-    x = np.array([[1, 3, 3], [2, 0, 2]], np.float32)
-    (out,) = infer_op("onnx::Softmax", x, variant="Hardmax", axis=-1)
-    np.testing.assert_array_equal(out.data.get_value(), [[0, 1, 0], [1, 0, 0]])
-    (out,) = infer_op("onnx::Softmax", ((-1, 3), "f32"), variant="Hardmax", axis=0)
-    assert out.data.get_shape() == (-1, 3)

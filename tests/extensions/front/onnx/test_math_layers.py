@@ -133,3 +133,49 @@ def test_sce_dynamic_with_ignore_index(compare):
 
 def test_reduce_noop_with_empty_axes(compare):
     compare("ReduceMean", {"x": X}, opset=18, noop_with_empty_axes=1)
+
+
+@pytest.mark.parametrize("rule, decay_per_key, past", [("linear", False, False), ("gated", True, True),
+                                                        ("delta", False, True), ("gated_delta", False, False)])
+def test_linear_attention_against_the_onnx_reference(tmp_path, rule, decay_per_key, past):
+    """LinearAttention (opset 27, which onnxruntime lacks: the onnx reference evaluator is the
+    reference) with grouped query heads, each update rule, a decay per key dim or per head."""
+    from onnx.reference import ReferenceEvaluator
+    b, t, hq, hkv, dk, dv = 2, 3, 4, 2, 4, 3
+    inputs = {"q": rng.normal(size=(b, t, hq * dk)), "k": rng.normal(size=(b, t, hkv * dk)) / 2,
+              "v": rng.normal(size=(b, t, hkv * dv)),
+              "state": rng.normal(size=(b, hkv, dk, dv)) if past else None,
+              "decay": -np.abs(rng.normal(size=(b, t, hkv * dk if decay_per_key else hkv)))
+              if rule in ("gated", "gated_delta") else None,
+              "beta": rng.uniform(size=(b, t, hkv)) if rule in ("delta", "gated_delta") else None}
+    names = [n if v is not None else "" for n, v in inputs.items()]
+    while not names[-1]:
+        names.pop()
+    inputs = {n: v.astype(np.float32) for n, v in inputs.items() if v is not None}
+    node = helper.make_node("LinearAttention", names, ["y", "s"], q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(v.shape))
+                                            for n, v in inputs.items()],
+                              [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in ("y", "s")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 27)])
+    model.ir_version = 10
+    expected = ReferenceEvaluator(model).run(None, inputs)
+    onnx.save(model, tmp_path / "m.onnx")
+    ir = convert_model(input_model=str(tmp_path / "m.onnx"), output_dir=str(tmp_path / "ir"), model_name="m",
+                       compress_to_fp16=False)
+    assert_close(run_ir(ir.xml, list(inputs.values())), expected, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_group_normalization_per_group_scale_opset18(compare, dynamic):
+    x = rng.normal(size=(2, 6, 3, 2)).astype(np.float32)
+    compare("GroupNormalization", {"x": x}, opset=18, dynamic=dynamic, num_groups=3,
+            initializers=[("scale", rng.normal(size=3).astype(np.float32)),
+                          ("bias", rng.normal(size=3).astype(np.float32))])
+
+
+@pytest.mark.parametrize("interleaved", [0, 1])
+def test_rotary_embedding_dynamic_head_size(compare, interleaved):
+    x = rng.normal(size=(2, 4, 3, 8)).astype(np.float32)
+    caches = [rng.normal(size=(2, 3, 4)).astype(np.float32) for _ in range(2)]
+    compare("RotaryEmbedding", {"x": x, "cos": caches[0], "sin": caches[1]}, opset=23, dynamic=True,
+            interleaved=interleaved)
