@@ -167,3 +167,18 @@ def to_channels_first(rank: int) -> np.ndarray:
 def to_channels_last(rank: int) -> np.ndarray:
     """Permutation NC... -> N...C: [0, 2, ..., rank-1, 1]."""
     return np.array([0] + list(range(2, rank)) + [1], np.int64)
+
+
+# ---------------------------------------------------------------------------- ONNX tensor ops (onnx-c)
+
+
+def static_dim(port: Port, axis: int) -> int | None:
+    """The size of ``port`` along ``axis`` as a number where ``dim`` gives a Const (a constant
+    ``port``, or a static dim with --static_shape), else None: a translator whose graph's form
+    depends on a dim takes the run-time form unless the dim is fixed this way."""
+    shape = port.data.get_shape()
+    if shape is None or not -len(shape) <= axis < len(shape) or shape[axis] < 0:
+        return None
+    if port.data.get_value() is not None or port.node.graph.options.static_shape:
+        return int(shape[axis])
+    return None

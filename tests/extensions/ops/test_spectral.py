@@ -1,4 +1,4 @@
-"""infer of the Fourier transform ops and of the ONNX DFT lowered in the middle phase."""
+"""infer of the Fourier transform ops."""
 import numpy as np
 
 from tests.utils.graphs import infer_op
@@ -24,10 +24,3 @@ def test_stft_frames_and_bins():
     (out,) = infer_op("STFT", ((1, 128), "f32"), ((16,), "f32"), np.int64(16), np.int64(8))
     assert out.data.get_shape() == (1, 15, 9, 2)
 
-
-def test_onnx_dft_shapes():
-    (out,) = infer_op("onnx::DFT", ((1, 10, 10, 1), "f32"), None, np.int64(1), inverse=False, onesided=True,
-                      axis=None)
-    assert out.data.get_shape() == (1, 6, 10, 2)
-    (out,) = infer_op("onnx::DFT", ((1, 6, 10, 2), "f32"), inverse=True, onesided=True, axis=1)
-    assert out.data.get_shape() == (1, 10, 10, 1)
