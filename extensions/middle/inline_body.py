@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from mo.graph.builder import OpBuilder
+from mo.pipeline.extract import is_framework_op
+from mo.pipeline.translate import translate_node
 
 # Node attributes that belong to the node's place in its own graph, not to the operation.
 _PLACE_ATTRS = frozenset({"kind", "_seq", "name", "tensor_names", "op"})
@@ -33,7 +35,16 @@ def inline_body(b: OpBuilder, owner, body, inputs: list) -> list:
             results.append((node["_seq"], feeds[0]))
             continue
         attrs = {k: v for k, v in node.attrs.items() if k not in _PLACE_ATTRS}
-        copy = node.op_class.create(b.graph, feeds, name=f"{owner.name}/{node.name}", **attrs)
-        for i in range(copy.op_class.outputs_count(copy)):
-            sources[(node.id, i)] = copy.out_port(i)
+        name = f"{owner.name}/{node.name}"
+        if is_framework_op(node):      # a body not translated yet: its framework ops are translated in place
+            copy = b.graph.add_op({**attrs, "op": node.op, "name": name})
+            for i, port in enumerate(feeds):
+                if port is not None:
+                    port.connect(copy.in_port(i))
+            outputs = translate_node(copy)
+        else:
+            copy = node.op_class.create(b.graph, feeds, name=name, **attrs)
+            outputs = [copy.out_port(i) for i in range(copy.op_class.outputs_count(copy))]
+        for i, port in enumerate(outputs):
+            sources[(node.id, i)] = port
     return [port for _, port in sorted(results, key=lambda r: r[0])]
