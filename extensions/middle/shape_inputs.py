@@ -1,29 +1,14 @@
-"""Middle-phase fixes of shape ops whose form the OpenVINO runtime cannot take as is: a Transpose
-without an order, Unsqueeze with non-constant axes (OpenVINO gives it a dynamic rank) and Tile
-with non-constant repeats (wrong results on the CPU plugin)."""
+"""Middle-phase rewrites of opset shape ops whose form the OpenVINO runtime cannot take as is,
+whichever framework made them (ONNX Unsqueeze / Tile, TensorFlow ExpandDims / Tile, ATen repeat):
+Unsqueeze with non-constant axes (OpenVINO gives it a dynamic rank) and Tile with non-constant
+repeats (wrong results on the CPU plugin)."""
 from __future__ import annotations
 
 import numpy as np
 
 from extensions.middle.lowering import MiddleReplaceOp
-from mo.errors import GraphError
 from mo.graph.builder import OpBuilder
 from mo.graph.building import i64
-
-
-class TransposeDefaultOrder(MiddleReplaceOp):
-    """Transpose with no order input -> Transpose by the reversed dims of the (known) rank."""
-
-    op = "Transpose"
-
-    def replace_op(self, graph, node):
-        if not node.is_in_port_connected(1):
-            rank = node.in_port(0).data.get_rank()
-            if rank is None:
-                raise GraphError(f"Transpose '{node.name}' has no perm and its input rank is unknown")
-            order = np.arange(rank - 1, -1, -1, dtype=np.int64)
-            OpBuilder(graph, node.name).const(order, name=node.name + "/order").connect(node.in_port(1))
-        return None
 
 
 class UnsqueezeDynamicAxes(MiddleReplaceOp):

@@ -193,7 +193,7 @@ def permutation(order, rank: int) -> list[int] | None:
 
 class Transpose(Op):
     """Permutes the dims by the order in input 1; an empty or missing order reverses them (the
-    IR always gets an explicit order, see TransposeDefaultOrder)."""
+    IR always gets an explicit order: the ONNX Transpose translator gives one)."""
 
     op = "Transpose"
 

@@ -181,3 +181,15 @@ def optional_source(node: Node, idx: int) -> Port | None:
 def input_sources(node: Node) -> list[Port]:
     """The producers of the connected inputs of ``node``, in port order (variadic inputs)."""
     return [node.in_port(i).get_source() for i in sorted(node.in_ports())]
+
+
+def static_dim(port: Port, axis: int) -> int | None:
+    """The size of ``port`` along ``axis`` as a number where ``dim`` gives a Const (a constant
+    ``port``, or a static dim with --static_shape), else None: a translator whose graph's form
+    depends on a dim takes the run-time form unless the dim is fixed this way."""
+    shape = port.data.get_shape()
+    if shape is None or not -len(shape) <= axis < len(shape) or shape[axis] < 0:
+        return None
+    if port.data.get_value() is not None or port.node.graph.options.static_shape:
+        return int(shape[axis])
+    return None

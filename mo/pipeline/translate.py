@@ -36,8 +36,10 @@ def translate_graph(graph) -> None:
             infer_node(node)
 
 
-def translate_node(node: Node) -> None:
-    """Replace the framework op ``node`` by what its translator builds."""
+def translate_node(node: Node) -> list[Port | None]:
+    """Replace the framework op ``node`` by what its translator builds; returns the ports that
+    took over the node's outputs, in order (for callers that copy framework ops into a graph, such
+    as body inlining, and wire the results themselves)."""
     graph = node.graph
     context = graph.context
     key = node.translate
@@ -72,6 +74,7 @@ def translate_node(node: Node) -> None:
     entry = context.translations.setdefault(f"{context.framework}:{key}", [0, 0.0])
     entry[0] += 1
     entry[1] += (time.perf_counter() - started) * 1000
+    return outputs
 
 
 def _checked_outputs(node: Node, outputs) -> list[Port | None]:

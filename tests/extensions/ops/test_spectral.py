@@ -1,5 +1,4 @@
-"""infer of the Fourier transform ops and of the ONNX DFT lowered in the middle phase; evaluate of
-the transforms against torch.fft."""
+"""infer of the Fourier transform ops; evaluate of the transforms against torch.fft."""
 import numpy as np
 import pytest
 import torch
@@ -26,14 +25,6 @@ def test_rdft_and_irdft_shapes():
 def test_stft_frames_and_bins():
     (out,) = infer_op("STFT", ((1, 128), "f32"), ((16,), "f32"), np.int64(16), np.int64(8))
     assert out.data.get_shape() == (1, 15, 9, 2)
-
-
-def test_onnx_dft_shapes():
-    (out,) = infer_op("onnx::DFT", ((1, 10, 10, 1), "f32"), None, np.int64(1), inverse=False, onesided=True,
-                      axis=None)
-    assert out.data.get_shape() == (1, 6, 10, 2)
-    (out,) = infer_op("onnx::DFT", ((1, 6, 10, 2), "f32"), inverse=True, onesided=True, axis=1)
-    assert out.data.get_shape() == (1, 10, 10, 1)
 
 
 # ---------------------------------------------------------------------------------- evaluate

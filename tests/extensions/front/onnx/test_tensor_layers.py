@@ -21,10 +21,11 @@ X = rng.normal(size=(2, 3, 4)).astype(np.float32)
 @pytest.fixture
 def compare(tmp_path):
     """compare(op, {input: array}, initializers={name: array or None}, outputs=n, opset=..,
-    dynamic=.., rtol=.., atol=.., **attrs): onnxruntime and OpenVINO agree on a one-node model (None
-    initializers are empty optional inputs; ``dynamic`` makes every input dim symbolic)."""
+    dynamic=.., rtol=.., atol=.., options={convert_model option: value}, **attrs): onnxruntime and
+    OpenVINO agree on a one-node model (None initializers are empty optional inputs; ``dynamic``
+    makes every input dim symbolic)."""
     def run(op_type, inputs, initializers=None, outputs=1, opset=21, dynamic=False, rtol=1e-4, atol=1e-5,
-            **attrs):
+            options=None, **attrs):
         initializers = initializers or {}
         names = list(inputs) + [("" if v is None else k) for k, v in initializers.items()]
         out_names = [f"y{i}" for i in range(outputs)]
@@ -38,7 +39,7 @@ def compare(tmp_path):
         expected = run_onnxruntime(model, list(inputs.values()))
         path = tmp_path / "m.onnx"
         onnx.save(model, path)
-        ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m")
+        ir = convert_model(input_model=str(path), output_dir=str(tmp_path / "ir"), model_name="m", **(options or {}))
         assert_close(run_ir(ir.xml, list(inputs.values())), expected, rtol=rtol, atol=atol)
         return ir
     return run
@@ -54,6 +55,13 @@ def test_cumprod_constant_axis(compare, axis, exclusive, reverse, dtype):
     assert 'type="Pad"' in open(ir.xml).read()
 
 
+def test_cumprod_dynamic_length_by_logarithms(compare):
+    """An axis whose length is known only at run time: sign * exp(CumSum(log |x|)), no Pad scan."""
+    x = rng.integers(-3, 4, size=(3, 5)).astype(np.float32)
+    ir = compare("CumProd", {"x": x}, {"axis": np.array(1, np.int64)}, exclusive=1, opset=26, dynamic=True)
+    assert 'type="Pad"' not in open(ir.xml).read()
+
+
 def test_pad_wrap_constant_pads_with_crop(compare):
     compare("Pad", {"x": X}, {"pads": np.array([1, 0, 2, 1, 1, -1], np.int64)}, mode="wrap", dynamic=True)
 
@@ -67,6 +75,26 @@ def test_pad_attribute_form_and_constant_axes(compare):
 def test_split_num_outputs_on_a_dynamic_dim(compare):
     x = rng.normal(size=(2, 8)).astype(np.float32)
     compare("Split", {"x": x}, outputs=3, axis=1, num_outputs=3, opset=18, dynamic=True)
+
+
+@pytest.mark.parametrize("size,kind", [(9, "Split"), (8, "VariadicSplit")])
+def test_split_num_outputs_on_a_static_dim(compare, size, kind):
+    """With --static_shape the part lengths are fixed: Split when n divides the dim, else
+    VariadicSplit; without it the parts stay Slices computed from the run-time dim."""
+    x = rng.normal(size=(2, size)).astype(np.float32)
+    ir = compare("Split", {"x": x}, outputs=3, axis=-1, num_outputs=3, opset=18, options={"static_shape": True})
+    assert f'type="{kind}"' in open(ir.xml).read()
+    ir = compare("Split", {"x": x}, outputs=3, axis=-1, num_outputs=3, opset=18)
+    xml = open(ir.xml).read()
+    assert 'type="Slice"' in xml and 'type="Split"' not in xml and 'type="VariadicSplit"' not in xml
+
+
+@pytest.mark.parametrize("options", [{}, {"static_shape": True}])
+def test_two_sided_dft_of_a_real_signal(compare, options):
+    """RDFT completed by the conjugate bins, mirrored by a run-time length or, with --static_shape,
+    by constant indices."""
+    x = rng.normal(size=(2, 7, 3, 1)).astype(np.float32)
+    compare("DFT", {"x": x}, {"dft_length": None, "axis": np.array(1, np.int64)}, opset=20, options=options)
 
 
 def test_slice_attribute_form_and_computed_starts(compare):

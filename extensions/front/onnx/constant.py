@@ -1,4 +1,4 @@
-"""Extractor of the ONNX Constant operator."""
+"""The ONNX Constant operator: one Const."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,12 +1,15 @@
-"""Extractors of the ONNX indexing operators: Gather, GatherElements, GatherND, Scatter,
-ScatterElements, ScatterND, NonZero, Compress, OneHot."""
+"""ONNX indexing operators: Gather, GatherElements, GatherND, Scatter, ScatterElements, ScatterND
+and NonZero map to one opset op each; Compress and OneHot are translated."""
 from __future__ import annotations
+
+import numpy as np
 
 from extensions.front.onnx.const_inputs import add_const_input
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.ops.gather_scatter import Gather, GatherElements, GatherND, ScatterElementsUpdate, ScatterNDUpdate
-from extensions.ops.onnx_tensor_internal import OnnxCompress, OnnxOneHot
 from extensions.ops.sorting import NonZero
+from mo.front.translator import translator
+from mo.graph.building import as_scalar, convert, i64
 
 # ONNX scatter ``reduction`` -> OpenVINO ``reduction``.
 REDUCTION = {"none": "none", "add": "sum", "mul": "prod", "max": "max", "min": "min"}
@@ -72,12 +75,28 @@ class NonZeroExtractor(OnnxExtractor):
 
 
 class CompressExtractor(OnnxExtractor):
+    """Compress: ``axis``, None when absent (the input is flattened)."""
+
     op_types = ("Compress",)
 
     @classmethod
     def extract(cls, node):
         axis = cls.attr(node, "axis")
-        OnnxCompress.update_node(node, {"axis": None if axis is None else int(axis)})
+        node["axis"] = None if axis is None else int(axis)
+
+
+@translator("onnx", "Compress")
+def compress(node, b):
+    """Compress(x, condition, axis) -> Gather(x, NonZero(condition), axis); without an axis x is
+    flattened first."""
+    x = node.in_port(0).get_source()
+    axis = node.axis
+    if axis is None:
+        x = b.Reshape(x, i64(-1), special_zero=False)
+        axis = 0
+    cond = b.Reshape(node.in_port(1).get_source(), i64(-1), special_zero=False)
+    indices = b.Reshape(b.NonZero(cond, output_type="i64"), i64(-1), special_zero=False)
+    return [b.Gather(x, indices, np.int64(axis), batch_dims=0)]
 
 
 class OneHotExtractor(OnnxExtractor):
@@ -85,4 +104,17 @@ class OneHotExtractor(OnnxExtractor):
 
     @classmethod
     def extract(cls, node):
-        OnnxOneHot.update_node(node, {"axis": int(cls.attr(node, "axis", -1))})
+        node["axis"] = int(cls.attr(node, "axis", -1))
+
+
+@translator("onnx", "OneHot")
+def one_hot(node, b):
+    """OneHot(indices, depth, values=[off, on]) -> OneHot-16 with i64 indices (ONNX allows any
+    numeric type), a scalar i64 depth, the two values split out, and negative indices counted from
+    the end (as ONNX says)."""
+    depth = convert(b, as_scalar(b, node.in_port(1).get_source()), "i64")
+    values = node.in_port(2).get_source()
+    off = b.Gather(values, np.int64(0), np.int64(0), batch_dims=0)
+    on = b.Gather(values, np.int64(1), np.int64(0), batch_dims=0)
+    indices = convert(b, node.in_port(0).get_source(), "i64")
+    return [b.OneHot(indices, depth, on, off, axis=node.axis, negative_indices_mode="normalize")]
