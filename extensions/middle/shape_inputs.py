@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.middle.lowering import MiddleReplaceOp
+from extensions.middle.constant_folding import ConstantFolding
 from mo.graph.builder import OpBuilder
 from mo.graph.building import i64
+from mo.pipeline.transform import ReplaceOp
 
 
-class UnsqueezeDynamicAxes(MiddleReplaceOp):
+class UnsqueezeDynamicAxes(ReplaceOp):
     """Unsqueeze(x, axes) with axes unknown but of known length n -> Reshape(x, target): the
     target has ones at the (normalised) axes and x's dims, in order, elsewhere."""
 
+    phase = "middle"
     op = "Unsqueeze"
+
+    def run_before(self):
+        return [ConstantFolding]     # the constant pieces it builds get folded
 
     def replace_op(self, graph, node):
         rank = node.in_port(0).data.get_rank()
@@ -35,11 +40,15 @@ class UnsqueezeDynamicAxes(MiddleReplaceOp):
         return [b.Reshape(x, target, special_zero=False, name=node.name)]
 
 
-class TileDynamicRepeats(MiddleReplaceOp):
+class TileDynamicRepeats(ReplaceOp):
     """Tile(x, repeats) with repeats unknown and len(repeats) == rank(x) -> Reshape(Broadcast(
     x viewed as [1, d0, 1, d1, ...], [r0, d0, r1, d1, ...]), repeats * dims)."""
 
+    phase = "middle"
     op = "Tile"
+
+    def run_before(self):
+        return [ConstantFolding]     # the constant pieces it builds get folded
 
     def replace_op(self, graph, node):
         rank = node.in_port(0).data.get_rank()

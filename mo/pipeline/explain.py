@@ -6,11 +6,21 @@ build (with the --extensions folders given), so user extensions show where they 
 """
 from __future__ import annotations
 
+import inspect
+import os
+
 from mo.errors import OptionError
 from mo.registry import Registry
-from mo.utils.origin import class_origin, source_of
+from mo.utils.origin import source_of
 
 FRAMEWORKS = ("onnx", "tf", "pytorch")
+
+
+def _where(obj) -> str:
+    """file:line of ``obj``, relative to the current folder when it lies inside it."""
+    where = source_of(obj)
+    cwd = os.getcwd() + os.sep
+    return where[len(cwd):] if where.startswith(cwd) else where
 
 
 def _rewrites(registry: Registry, framework: str | None, names: set[str]) -> list[str]:
@@ -19,7 +29,7 @@ def _rewrites(registry: Registry, framework: str | None, names: set[str]) -> lis
         for t in registry.transforms(phase, framework):
             hit = sorted(t.matched_ops() & names)
             if hit:
-                lines.append(f"  rewrite     {phase:6s} {t.name()} ({source_of(type(t))}) matches {', '.join(hit)}")
+                lines.append(f"  rewrite     {phase:6s} {t.name()} ({_where(type(t))}) matches {', '.join(hit)}")
     return lines
 
 
@@ -34,18 +44,18 @@ def explain(key: str, registry: Registry) -> str:
                               f"it is not supported (add one with --extensions).")
         lines = [f"{framework} {op_type}"]
         if extractor is not None:
-            lines.append(f"  extractor   {extractor.__name__} ({source_of(extractor)})")
+            lines.append(f"  extractor   {extractor.__name__} ({_where(extractor)})")
         if translator is not None:
-            lines.append(f"  translator  {class_origin(translator)}")
+            lines.append(f"  translator  {inspect.unwrap(translator).__name__} ({_where(translator)})")
         else:
-            lines.append("  translator  none: the extractor maps it to the op "
-                         "it sets (see the extractor)")
+            lines.append("  translator  none: the extractor sets the op it becomes, or a front rewrite "
+                         "listed below replaces it")
         lines += _rewrites(registry, framework, {f"{framework}:{op_type}"})
         return "\n".join(lines)
     if key in registry.ops:
         cls = registry.ops[key]
         kind = f"IR type {cls.type}, {cls.version}" if cls.type else "internal op (replaced before the IR is written)"
-        lines = [f"op {key}: {kind}", f"  class       {cls.__name__} ({source_of(cls)})"]
+        lines = [f"op {key}: {kind}", f"  class       {cls.__name__} ({_where(cls)})"]
         lines += _rewrites(registry, None, {key})
         return "\n".join(lines)
     raise OptionError(f"'{key}' is neither a framework op (onnx:Type, tf:Type, pytorch:aten::name) nor an op "

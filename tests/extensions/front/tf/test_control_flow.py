@@ -86,3 +86,58 @@ def test_tensor_list_outside_a_loop_is_reported(tmp_path):
         return tf.TensorArray(tf.float32, size=2).unstack(x).stack()
     with pytest.raises(ConversionError, match="TensorList.* is used outside the loops over sequences"):
         check_tf(tmp_path, fn, [random((2, 3))])
+
+
+def _front_graph(tmp_path, fn, inputs):
+    """The op-form graph of a frozen tf.function after loading and extraction."""
+    from extensions.load.tf.loader import TfLoader
+    from mo.cli.options import make_options
+    from mo.pipeline.context import ConversionContext
+    from mo.pipeline.extract import extract
+    from tests.utils.graphs import registry
+    from tests.utils.tf_models import freeze, specs_for, write_pb
+    path = write_pb(freeze(fn, specs_for(inputs)), tmp_path / "model.pb")
+    context = ConversionContext(make_options({"input_model": path}), registry(), "tf")
+    graph = TfLoader().load(context)
+    extract(graph, "tf")
+    return graph
+
+
+def _translated_outputs(graph, inputs):
+    from mo.pipeline.convert import all_graphs
+    from mo.pipeline.translate import translate_graph
+    from tests.utils.reference import run_reference
+    for g in all_graphs(graph):
+        g.to_data_form()
+    translate_graph(graph)
+    graph.lint_translated()
+    return run_reference(graph, inputs)
+
+
+@pytest.mark.parametrize("rewrite", ["TfWhileToLoop", "TfIfToOpset"])
+def test_control_flow_rewrites_on_the_graph(tmp_path, rewrite):
+    """The rewrite leaves no tf:While / tf:If, makes a Loop / If, and the graph then computes what
+    TensorFlow computes (checked with the reference interpreter)."""
+    from extensions.front.tf import control_flow
+    from extensions.front.tf.identity import RemoveTfIdentity
+    from tests.utils.runtime import assert_close
+    if rewrite == "TfWhileToLoop":
+        def fn(x):
+            return tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2.0 + 1.0), [tf.constant(0), x])[1]
+        framework_ops, opset_op = {"tf:While", "tf:StatelessWhile"}, "Loop"
+    else:
+        def fn(x):
+            return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+        framework_ops, opset_op = {"tf:If", "tf:StatelessIf"}, "If"
+    inputs = [random((2, 3))]
+    graph = _front_graph(tmp_path, fn, inputs)
+    assert graph.op_types() & framework_ops
+    from mo.pipeline.convert import all_graphs
+    for g in list(all_graphs(graph)):        # as the front phase runs it: every graph, bodies too
+        RemoveTfIdentity().find_and_replace_pattern(g)
+    getattr(control_flow, rewrite)().find_and_replace_pattern(graph)
+    for g in list(all_graphs(graph)):
+        RemoveTfIdentity().find_and_replace_pattern(g)
+    graph.lint()
+    assert not graph.op_types() & framework_ops and opset_op in graph.op_types()
+    assert_close(_translated_outputs(graph, inputs), [np.asarray(tf.function(fn)(*inputs))])

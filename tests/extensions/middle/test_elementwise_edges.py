@@ -1,4 +1,4 @@
-"""Middle-phase rewrites of the math operators, checked on constant inputs: the replacement
+"""FloatRemainders, checked on constant inputs: the replacement
 subgraph is inferred as it is built, so its folded value must equal the operator's meaning."""
 import numpy as np
 
