@@ -45,9 +45,6 @@ class Node:
     def get(self, key: str, default: Any = None) -> Any:
         return self.graph._node[self.id].get(key, default)
 
-    def has_valid(self, key: str) -> bool:
-        return self.graph._node[self.id].get(key) is not None
-
     def update(self, values: dict) -> None:
         for k, v in values.items():
             self[k] = v
@@ -100,6 +97,3 @@ class Node:
 
     def in_dtype(self, idx: int):
         return self.in_port(idx).data.get_dtype()
-
-    def soft_get(self, key: str, default: Any = "<UNKNOWN>") -> Any:
-        return self.get(key, default)

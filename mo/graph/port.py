@@ -137,11 +137,6 @@ class Port:
         node = type(self.node)
         return [node(self.graph, d).in_port(i) for d, i in self.graph.consumers(self.node.id, self.idx)]
 
-    def get_destination(self) -> "Port | None":
-        dests = self.get_destinations()
-        assert len(dests) <= 1, f"{self} has {len(dests)} destinations"
-        return dests[0] if dests else None
-
     def is_connected(self) -> bool:
         if self.type == "in":
             return self.graph.producer(self.node.id, self.idx) is not None
@@ -210,19 +205,6 @@ class Connection:
         for d in self.destinations:
             port.connect(d)
         self.source = port
-
-    def set_destination(self, port: Port) -> None:
-        """Make ``port`` the only destination of the source."""
-        for d in self.destinations:
-            d.disconnect()
-        if self.source is not None:
-            self.source.connect(port)
-        self.destinations = [port]
-
-    def add_destination(self, port: Port) -> None:
-        assert self.source is not None
-        self.source.connect(port)
-        self.destinations.append(port)
 
     def insert_node(self, node: "Node", in_idx: int = 0, out_idx: int = 0) -> None:
         """Put ``node`` between the source and all destinations; names move to its output."""
