@@ -25,8 +25,8 @@ class ConstantFolding(Transform):
             datas = [graph._node.get(graph.output_data(node.id, i) or "", {}) for i in outputs]
             if not datas or any(d.get("value") is None for d in datas):
                 continue
-            if not static and any(d.get("shape_derived") for d in datas):
-                continue
+            if not static and any(d.get("shape_derived") and d["value"].size for d in datas):
+                continue     # (an empty value folds anyway: the runtime's kernels may divide by its 0 dim)
             for idx, port in outputs.items():
                 if not port.is_connected():
                     continue

@@ -109,6 +109,8 @@ def grouped(evaluate, x: np.ndarray, w: np.ndarray, groups: int) -> np.ndarray:
 class ConvolutionBase(Op):
     same_type_inputs = (0, 1)
     abstract = True
+    # the filters have this many more dims than the data (1 for the grouped forms)
+    filter_rank_offset = 0
     defaults = {"strides": None, "dilations": None, "pads_begin": None, "pads_end": None, "auto_pad": "explicit"}
     ir_attrs = ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")
 
@@ -116,6 +118,15 @@ class ConvolutionBase(Op):
     def ir_data(cls, node):
         rank = node.in_port(0).data.get_rank()
         return fill_window_defaults(node, {k: node.get(k) for k in cls.ir_attrs}, None if rank is None else rank - 2)
+
+    @classmethod
+    def _check_ranks(cls, x: tuple | None, w: tuple | None) -> None:
+        """Data [N, C, spatial...] and filters of the matching rank, as the specification asks."""
+        if x is not None and len(x) < 3:
+            raise ValueError(f"the data has rank {len(x)}; it needs a batch, a channel and spatial dimensions")
+        if x is not None and w is not None and len(w) != len(x) + cls.filter_rank_offset:
+            raise ValueError(f"filters of rank {len(w)} do not fit data of rank {len(x)} "
+                             f"(rank {len(x) + cls.filter_rank_offset} expected)")
 
     @classmethod
     def _spatial(cls, node, shape, kernel):
@@ -149,6 +160,7 @@ class Convolution(ConvolutionBase):
     @classmethod
     def infer_shapes(cls, node):
         x, w = node.in_shape(0), node.in_shape(1)
+        cls._check_ranks(x, w)
         if x is None or w is None:
             return [None if x is None else (x[0], w[0] if w else DYN) + (DYN,) * (len(x) - 2)]
         if x[1] >= 0 and w[1] >= 0 and x[1] != w[1]:
@@ -160,6 +172,7 @@ class GroupConvolution(ConvolutionBase):
     """data [N, G*C, spatial...] * filters [G, C_out/G, C, kernel...]."""
 
     op = "GroupConvolution"
+    filter_rank_offset = 1
 
     @classmethod
     def evaluate(cls, node, x, w):
@@ -168,6 +181,7 @@ class GroupConvolution(ConvolutionBase):
     @classmethod
     def infer_shapes(cls, node):
         x, w = node.in_shape(0), node.in_shape(1)
+        cls._check_ranks(x, w)
         if x is None or w is None:
             return [None]
         out_c = w[0] * w[1] if w[0] >= 0 and w[1] >= 0 else DYN
@@ -219,6 +233,7 @@ class ConvolutionBackpropData(ConvolutionBase):
     @classmethod
     def infer_shapes(cls, node):
         x, w = node.in_shape(0), node.in_shape(1)
+        cls._check_ranks(x, w)
         if x is None or w is None:
             return [None]
         if cls.kernel_start == 3:
@@ -249,6 +264,7 @@ class GroupConvolutionBackpropData(ConvolutionBackpropData):
 
     op = "GroupConvolutionBackpropData"
     type = "GroupConvolutionBackpropData"
+    filter_rank_offset = 1
     kernel_start = 3
 
 
@@ -265,6 +281,7 @@ class DeformableConvolution(ConvolutionBase):
     @classmethod
     def infer_shapes(cls, node):
         x, w = node.in_shape(0), node.in_shape(2)
+        cls._check_ranks(x, w)
         if x is None or w is None:
             return [None]
         return [(x[0], w[0], *cls._spatial(node, x, w[2:]))]

@@ -44,6 +44,9 @@ class RecurrentSequence(Op):
         if batch < 0 and h0 is not None:
             batch = h0[0]
         seq = x[1] if x is not None else DYN
+        if x is not None and (len(x) != 3 or 0 in x):
+            raise ValueError(f"the input sequences have shape {x}; {cls.op} takes [batch, steps, features] "
+                             f"with at least one of each")
         dirs, hidden = num_directions(node.direction), int(node.hidden_size)
         state = (batch, dirs, hidden)
         return [(batch, dirs, seq, hidden)] + [state] * (cls.outputs_count(node) - 1)

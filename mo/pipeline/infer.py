@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from mo.errors import ConversionError, ExtensionError, GraphError
 from mo.graph.node import Node
 from mo.utils.origin import class_origin, is_user_class
 from mo.utils.shape import shape_str
+from mo.utils.types import np_dtype
 
 # A static tensor with more elements than this is refused (2^32: 16 GiB of f32, more than the largest
 # weight of any model we know).
 MAX_ELEMENTS = 2 ** 32
+
+# Ops whose empty outputs are not given a value (model inputs, outputs, sub-graph ops).
+KEEP_EMPTY = frozenset({"Parameter", "Result", "Const", "If", "Loop", "TensorIterator", "ReadValue", "Assign"})
 
 # Ops whose output value is derived from input shapes rather than input values.
 SHAPE_SOURCES = frozenset({"ShapeOf"})
@@ -45,15 +51,32 @@ def infer_node(node: Node) -> None:
         raise GraphError(
             f"Cannot infer the outputs of node '{node.name}' (op {node.op}) with inputs "
             f"[{inputs}]: {type(e).__name__}: {e}") from e
-    for i in range(op_class.outputs_count(node)):
-        shape = graph._node[graph.output_data(node.id, i)].get("shape")
-        if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:
-            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)} "
-                             f"({math.prod(shape):,} elements), more than any device holds: the model or the "
-                             f"input shapes given are wrong.")
+    _check_sizes(node, op_class)
     derived = node.op in SHAPE_SOURCES or any(
         graph._node[d].get("shape_derived") for d in
         (graph.input_data(node.id, i) for i in node.in_ports()) if d is not None)
     if derived:
         for i in range(op_class.outputs_count(node)):
             graph._node[graph.output_data(node.id, i)]["shape_derived"] = True
+
+
+def _check_sizes(node: Node, op_class) -> None:
+    """Refuse a static output too large for any device; give a static empty output (a zero dim)
+    its value, so constant folding replaces the op that would compute nothing (the runtime's
+    kernels may divide by such a dim)."""
+    graph = node.graph
+    count = op_class.outputs_count(node)
+    datas = [graph._node[graph.output_data(node.id, i)] for i in range(count)]
+    for data in datas:
+        shape = data.get("shape")
+        if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)} "
+                             f"({math.prod(shape):,} elements), more than any device holds: the model or the "
+                             f"input shapes given are wrong.")
+    if node.op in KEEP_EMPTY or not op_class.foldable or not node.get("foldable", True):
+        return
+    for data in datas:
+        shape, dtype = data.get("shape"), data.get("dtype")
+        if (data.get("value") is None and shape is not None and 0 in shape and all(d >= 0 for d in shape)
+                and dtype not in (None, "string")):
+            data["value"] = np.zeros(shape, np_dtype(dtype))

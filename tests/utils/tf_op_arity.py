@@ -1,4 +1,5 @@
-"""The number of data inputs each TensorFlow op type takes, from TensorFlow's own op registry:
+"""The number of data inputs each TensorFlow op type takes and the attributes it cannot do without
+(those with no default value), from TensorFlow's own op registry:
 the table extensions/load/tf/op_arity.json is generated from it (the loader checks nodes against
 the table without importing TensorFlow).
 
@@ -14,7 +15,8 @@ TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abs
 
 
 def compute_arity() -> dict[str, list]:
-    """{op type: [least inputs, most inputs or None for any number]} of every registered op."""
+    """{op type: [least inputs, most inputs or None for any number, [attributes without a default]]}
+    of every registered op."""
     import tensorflow as tf
     from tensorflow.python.framework import op_def_registry
     table = {}
@@ -34,7 +36,8 @@ def compute_arity() -> dict[str, list]:
             else:
                 least += 1
                 most = None if most is None else most + 1
-        table[name] = [least, most]
+        required = sorted(a.name for a in op_def.attr if not a.HasField("default_value"))
+        table[name] = [least, most, required]
     return table
 
 

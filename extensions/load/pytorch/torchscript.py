@@ -64,7 +64,7 @@ def source_of(node) -> str | None:
     try:
         text = node.sourceRange()
         printed = str(node).splitlines()[0].split(" # ", 1)
-    except (RuntimeError, UnicodeDecodeError):
+    except (RuntimeError, UnicodeDecodeError, MemoryError):   # torch reads damaged debug info lazily
         return None
     frames = re.findall(r"^(.+?)\((\d+)\): ", text, flags=re.M)
     for path, line in frames:
