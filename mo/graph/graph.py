@@ -14,6 +14,7 @@ All edge surgery goes through the four primitives ``producer``, ``consumers``, `
 """
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from typing import Iterable, Iterator
 
@@ -21,6 +22,8 @@ import networkx as nx
 
 from mo.errors import GraphError
 from mo.graph.node import Node
+
+_EMPTY: dict = {}
 
 
 class Graph(nx.MultiDiGraph):
@@ -132,29 +135,37 @@ class Graph(nx.MultiDiGraph):
         return Node(self, node_id)
 
     # ----------------------------------------------------------------- edge primitives
+    # They read networkx's adjacency dicts directly (``_pred[v][u][key]`` and ``_succ[u][v][key]``
+    # are an edge's attributes): the same edges in the same order as ``in_edges``/``out_edges``,
+    # without building a view object per call, which made these the hottest lines of a
+    # conversion.
     def producer(self, node_id: str, in_idx: int) -> tuple[str, int] | None:
         """(producer op id, its output port) feeding input ``in_idx`` of ``node_id``."""
-        for src, _, d in self.in_edges(node_id, data=True):
-            if d.get("in") == in_idx:
-                if not self.data_form:
-                    return src, d["out"]
-                for op_id, _, dd in self.in_edges(src, data=True):
-                    return op_id, dd["out"]
-                return None
+        for src, keys in self._pred.get(node_id, _EMPTY).items():
+            for d in keys.values():
+                if d.get("in") == in_idx:
+                    if not self.data_form:
+                        return src, d["out"]
+                    for op_id, op_keys in self._pred[src].items():
+                        for dd in op_keys.values():
+                            return op_id, dd["out"]
+                    return None
         return None
 
     def input_data(self, node_id: str, in_idx: int) -> str | None:
         """Data node feeding input ``in_idx`` (data form only)."""
-        for src, _, d in self.in_edges(node_id, data=True):
-            if d.get("in") == in_idx:
-                return src
+        for src, keys in self._pred.get(node_id, _EMPTY).items():
+            for d in keys.values():
+                if d.get("in") == in_idx:
+                    return src
         return None
 
     def output_data(self, node_id: str, out_idx: int, create: bool = False) -> str | None:
         """Data node of output ``out_idx`` (data form only), created on request."""
-        for _, dst, d in self.out_edges(node_id, data=True):
-            if d.get("out") == out_idx:
-                return dst
+        for dst, keys in self._succ.get(node_id, _EMPTY).items():
+            for d in keys.values():
+                if d.get("out") == out_idx:
+                    return dst
         if not create:
             return None
         data_id = self.unique_id(f"{node_id}:{out_idx}")
@@ -166,14 +177,15 @@ class Graph(nx.MultiDiGraph):
         """(consumer op id, its input port) pairs fed by output ``out_idx`` of ``node_id``."""
         result = []
         if not self.data_form:
-            for _, dst, d in self.out_edges(node_id, data=True):
-                if d.get("out") == out_idx:
-                    result.append((dst, d["in"]))
+            for dst, keys in self._succ.get(node_id, _EMPTY).items():
+                for d in keys.values():
+                    if d.get("out") == out_idx:
+                        result.append((dst, d["in"]))
         else:
             data_id = self.output_data(node_id, out_idx)
             if data_id is not None:
-                result = [(dst, d["in"]) for _, dst, d in self.out_edges(data_id, data=True)]
-        result.sort(key=lambda c: (c[0], c[1]))
+                result = [(dst, d["in"]) for dst, keys in self._succ[data_id].items() for d in keys.values()]
+        result.sort()
         return result
 
     def link(self, src_id: str, out_idx: int, dst_id: str, in_idx: int) -> None:
@@ -191,17 +203,18 @@ class Graph(nx.MultiDiGraph):
             self.add_edge(data_id, dst_id, **{"in": in_idx})
 
     def unlink_input(self, dst_id: str, in_idx: int) -> None:
-        for src, _, key, d in list(self.in_edges(dst_id, keys=True, data=True)):
-            if d.get("in") == in_idx:
-                self.remove_edge(src, dst_id, key)
+        found = [(src, key) for src, keys in self._pred.get(dst_id, _EMPTY).items()
+                 for key, d in keys.items() if d.get("in") == in_idx]
+        for src, key in found:
+            self.remove_edge(src, dst_id, key)
 
     def in_indices(self, node_id: str) -> list[int]:
         """Connected input port numbers of a node, sorted."""
-        return sorted(d["in"] for _, _, d in self.in_edges(node_id, data=True))
+        return sorted(d["in"] for keys in self._pred.get(node_id, _EMPTY).values() for d in keys.values())
 
     def out_indices(self, node_id: str) -> list[int]:
         """Output port numbers of a node that have consumers (op form) or data nodes."""
-        return sorted({d["out"] for _, _, d in self.out_edges(node_id, data=True)})
+        return sorted({d["out"] for keys in self._succ.get(node_id, _EMPTY).values() for d in keys.values()})
 
     # ----------------------------------------------------------------- forms and checks
     def to_data_form(self) -> None:
@@ -217,14 +230,37 @@ class Graph(nx.MultiDiGraph):
             self.add_edge(data_id, dst, **{"in": d["in"]})
 
     def topological_ops(self) -> list["Node"]:
-        """Op nodes in a deterministic topological order; a cycle is a GraphError."""
-        try:
-            order = list(nx.lexicographical_topological_sort(self, key=lambda n: self._node[n]["_seq"]))
-        except nx.NetworkXUnfeasible:
+        """Op nodes in a deterministic topological order: of the nodes whose inputs are all
+        placed, the one created first (smallest ``_seq``) comes next. A cycle is a GraphError."""
+        nodes = self._node
+        succ = self._succ
+        index = {n: i for i, n in enumerate(nodes)}
+        waiting = {}
+        ready = []
+        for n, preds in self._pred.items():
+            count = sum(len(keys) for keys in preds.values())
+            if count:
+                waiting[n] = count
+            else:
+                ready.append((nodes[n]["_seq"], index[n], n))
+        heapq.heapify(ready)
+        order = []
+        while ready:
+            n = heapq.heappop(ready)[2]
+            if nodes[n].get("kind") == "op":
+                order.append(Node(self, n))
+            for child, keys in succ[n].items():
+                left = waiting[child] - len(keys)
+                if left:
+                    waiting[child] = left
+                else:
+                    del waiting[child]
+                    heapq.heappush(ready, (nodes[child]["_seq"], index[child], child))
+        if waiting:
             cycle = nx.find_cycle(self)
             names = [self._node[e[0]].get("name", e[0]) for e in cycle if self._node[e[0]].get("kind") == "op"]
-            raise GraphError(f"The graph has a cycle through: {' -> '.join(names[:10])}") from None
-        return [Node(self, n) for n in order if self._node[n].get("kind") == "op"]
+            raise GraphError(f"The graph has a cycle through: {' -> '.join(names[:10])}")
+        return order
 
     def lint(self) -> None:
         """Check structural consistency; raise GraphError on the first problem found."""
