@@ -57,7 +57,8 @@ def load(registry: Registry, framework: str, context: ConversionContext):
 def all_graphs(graph):
     """``graph`` and every body graph nested in it, outermost first."""
     yield graph
-    # a scan of the attribute dicts (run once per transform, so it stays cheap: no Node objects)
+    if not graph.may_have_bodies():
+        return
     for bodies in [d["bodies"] for d in graph._node.values() if d.get("bodies") and d.get("kind") == "op"]:
         for body in bodies.values():
             yield from all_graphs(body)
