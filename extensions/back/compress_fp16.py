@@ -22,25 +22,23 @@ def fits_f16(value: np.ndarray) -> bool:
     memory-mapped weight are released once read."""
     if value.size < MIN_ELEMENTS:
         return False
+    # fmax/fmin skip NaNs (only NaNs give NaN, which compares False); an infinity is beyond the range
+    if value.size <= 64:
+        magnitude = np.abs(value)
+        return not np.fmax.reduce(magnitude, axis=None) > F16_MAX and \
+            not np.any((magnitude > 0) & (magnitude < F16_TINY))
     for chunk in flat_parts(value, CHUNK_BYTES // value.itemsize):
-        # fmax/fmin skip NaNs (a chunk of NaNs only gives NaN, which compares False); an
-        # infinity is beyond the range
         beyond = np.fmax.reduce(chunk) > F16_MAX or np.fmin.reduce(chunk) < -F16_MAX
         release_pages(chunk)
         if beyond:
             return False
-    if value.size <= 64:
-        magnitude = np.abs(value)
-        if np.any((magnitude > 0) & (magnitude < F16_TINY)):
-            return False
     return True
 
 
-def feeds_precision_sensitive_input(const) -> bool:
-    """Whether the Const feeds an input its consumer's op class lists in
+def feeds_precision_sensitive_input(consumers) -> bool:
+    """Whether one of the input ports ``consumers`` is listed in its op class's
     ``precision_sensitive_inputs`` (values that decide shapes, such as Interpolate's scales)."""
-    return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ())
-               for port in const.out_port(0).get_destinations())
+    return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ()) for port in consumers)
 
 
 class CompressWeightsToFP16(Transform):
@@ -63,13 +61,15 @@ class CompressWeightsToFP16(Transform):
 
     def find_and_replace_pattern(self, graph) -> None:
         for const in graph.nodes_by_op("Const"):
-            if const.element_type != "f32" or not const.out_port(0).is_connected():
+            if const.element_type != "f32":
+                continue
+            consumers = const.out_port(0).get_destinations()
+            if not consumers or feeds_precision_sensitive_input(consumers):
                 continue
             value = np.asarray(const.value)
-            if feeds_precision_sensitive_input(const) or not fits_f16(value):
+            if not fits_f16(value):
                 continue
             b = OpBuilder(graph, const.name)
-            consumers = const.out_port(0).get_destinations()
             names = const.out_port(0).remove_tensor_names()
             small = b.const(np.zeros(0, np.float16), name=f"{const.name}_compressed", element_type="f16")
             small.node["value"] = value      # stored as f16 by the writer

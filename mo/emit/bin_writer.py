@@ -24,6 +24,9 @@ from mo.utils.types import np_dtype
 PLAIN_TYPES = frozenset({"f64", "f32", "f16", "i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8", "boolean"})
 CHUNK_BYTES = 4 * 2 ** 20
 _MADV_DONTNEED = getattr(mmap, "MADV_DONTNEED", None)
+# Smaller views are not released: their few pages are shared with their neighbours, so releasing
+# them would mostly mean reading them again.
+RELEASE_MIN_BYTES = 64 * 1024
 
 
 def _pack_nibbles(values: np.ndarray) -> bytes:
@@ -90,8 +93,9 @@ def release_pages(value: np.ndarray) -> None:
     """Drop the pages of a view of a read-only file mapping from this process's resident memory
     (they stay in the page cache, and are read again if the view is used again). Weights are
     views of the model file; without this, every page read once (to check or write a weight)
-    counts as resident until the conversion ends. Anything else is left alone."""
-    if _MADV_DONTNEED is None or not value.size:
+    counts as resident until the conversion ends. Anything else, and views under
+    RELEASE_MIN_BYTES, are left alone."""
+    if _MADV_DONTNEED is None or value.nbytes < RELEASE_MIN_BYTES:
         return
     mapping = _read_only_mapping(value)
     if mapping is None:

@@ -229,7 +229,7 @@ class Graph(nx.MultiDiGraph):
 
     def in_indices(self, node_id: str) -> list[int]:
         """Connected input port numbers of a node, sorted."""
-        return sorted(d["in"] for keys in self._pred.get(node_id, _EMPTY).values() for d in keys.values())
+        return sorted([d["in"] for keys in self._pred.get(node_id, _EMPTY).values() for d in keys.values()])
 
     def out_indices(self, node_id: str) -> list[int]:
         """Output port numbers of a node that have consumers (op form) or data nodes."""
