@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
@@ -91,15 +90,9 @@ def build_in_child(script: str, target: str) -> str:
 
 def run_measured(cmd: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS MiB) of one child process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{err}")
-    return wall, usage.ru_maxrss / 1024
+    from measure import run_measured as measured
+    run = measured(cmd)
+    return run.wall, run.peak / 2 ** 20
 
 
 def layer_count(xml: str) -> int:

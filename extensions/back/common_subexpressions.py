@@ -45,9 +45,9 @@ class EliminateCommonSubexpressions(Transform):
             if op_class.type is None or not op_class.foldable:
                 continue
             sources = []
-            for i in sorted(node.in_ports()):
-                src = node.in_port(i).get_source()
-                sources.append((i, src.node.id, src.idx))
+            for i in graph.in_indices(node.id):
+                src_id, src_idx = graph.producer(node.id, i)
+                sources.append((i, src_id, src_idx))
             try:
                 key = (node.type, node.get("version"), _freeze(op_class.ir_data(node)), tuple(sources),
                        op_class.outputs_count(node))

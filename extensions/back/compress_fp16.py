@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.back.cleanup import RemoveDeadNodes
+from mo.emit.bin_writer import CHUNK_BYTES, flat_parts, release_pages
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import Transform
 
@@ -16,28 +17,39 @@ MIN_ELEMENTS = 16
 
 def fits_f16(value: np.ndarray) -> bool:
     """Whether to store ``value`` as float16: it has at least MIN_ELEMENTS values, none beyond
-    the float16 range, and (for small tensors) none that would flush to zero."""
+    the float16 range, and (for small tensors) none that would flush to zero. NaNs are kept as
+    they are. Read chunk by chunk, without a temporary of the tensor's size, and the pages of a
+    memory-mapped weight are released once read."""
     if value.size < MIN_ELEMENTS:
         return False
-    magnitude = np.abs(value)
-    if not np.all(np.isfinite(magnitude[~np.isnan(magnitude)])) or np.nanmax(magnitude) > F16_MAX:
-        return False
-    if value.size <= 64 and np.any((magnitude > 0) & (magnitude < F16_TINY)):
-        return False
+    # fmax/fmin skip NaNs (only NaNs give NaN, which compares False); an infinity is beyond the range
+    if value.size <= 64:
+        magnitude = np.abs(value)
+        return not np.fmax.reduce(magnitude, axis=None) > F16_MAX and \
+            not np.any((magnitude > 0) & (magnitude < F16_TINY))
+    for chunk in flat_parts(value, CHUNK_BYTES // value.itemsize):
+        beyond = np.fmax.reduce(chunk) > F16_MAX or np.fmin.reduce(chunk) < -F16_MAX
+        release_pages(chunk)
+        if beyond:
+            return False
     return True
 
 
-def feeds_precision_sensitive_input(const) -> bool:
-    """Whether the Const feeds an input its consumer's op class lists in
+def feeds_precision_sensitive_input(consumers) -> bool:
+    """Whether one of the input ports ``consumers`` is listed in its op class's
     ``precision_sensitive_inputs`` (values that decide shapes, such as Interpolate's scales)."""
-    return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ())
-               for port in const.out_port(0).get_destinations())
+    return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ()) for port in consumers)
 
 
 class CompressWeightsToFP16(Transform):
     """Every f32 Const whose values fit float16 becomes an f16 Const followed by a Convert to f32
     marked ``decompression`` in rt_info (the runtime folds it back or computes in f16). Consts
-    feeding precision-sensitive inputs stay f32."""
+    feeding precision-sensitive inputs stay f32.
+
+    The compression is lazy: the f16 Const keeps the float32 array (often a view of the model
+    file) and the IR writer converts it chunk by chunk as it writes the .bin (mo/emit/bin_writer),
+    so no float16 copy of the weights is ever held. The Convert is not constant-folded (that
+    would hold a float32 copy of every weight on its output)."""
 
     phase = "back"
 
@@ -49,17 +61,21 @@ class CompressWeightsToFP16(Transform):
 
     def find_and_replace_pattern(self, graph) -> None:
         for const in graph.nodes_by_op("Const"):
-            if const.element_type != "f32" or not const.out_port(0).is_connected():
+            if const.element_type != "f32":
+                continue
+            consumers = const.out_port(0).get_destinations()
+            if not consumers or feeds_precision_sensitive_input(consumers):
                 continue
             value = np.asarray(const.value)
-            if not fits_f16(value) or feeds_precision_sensitive_input(const):
+            if not fits_f16(value):
                 continue
             b = OpBuilder(graph, const.name)
-            consumers = const.out_port(0).get_destinations()
             names = const.out_port(0).remove_tensor_names()
-            small = b.const(value.astype(np.float16), name=f"{const.name}_compressed")
+            small = b.const(np.zeros(0, np.float16), name=f"{const.name}_compressed", element_type="f16")
+            small.node["value"] = value      # stored as f16 by the writer
+            small.data.set_value(value)
             convert = b.node("Convert", small, destination_type="f32", name=const.name,
-                             rt_info={"decompression": None})
+                             rt_info={"decompression": None}, foldable=False)
             convert.out_port(0).add_tensor_names(names)
             for port in consumers:
                 convert.out_port(0).connect(port)

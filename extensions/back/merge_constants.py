@@ -7,20 +7,22 @@ import numpy as np
 
 from extensions.back.cleanup import RemoveDeadNodes
 from extensions.back.compress_fp16 import CompressWeightsToFP16
+from mo.emit.bin_writer import head_tail, stored_dtype, values_equal
 from mo.pipeline.transform import Transform
 
 
-def _fingerprint(value: np.ndarray) -> bytes:
-    """Size and the first and last 64 elements: tells most different constants apart without
-    reading (or copying, for strided views) them whole."""
-    flat = value.flat
-    return value.size.to_bytes(8, "little") + flat[:64].tobytes() + flat[-64:].tobytes()
+def _fingerprint(value: np.ndarray, dtype: np.dtype) -> bytes:
+    """Size and the first and last 64 elements in the stored dtype: tells most different
+    constants apart without reading (or copying, for strided views) them whole."""
+    return value.size.to_bytes(8, "little") + head_tail(value, dtype, 64)
 
 
 class MergeDuplicateConstants(Transform):
     """Consumers of a Const whose content equals an earlier Const's are fed by the earlier one.
     Constants of the same type and shape are compared by fingerprint first and in full only when
-    fingerprints match, so large unique weights are never read whole."""
+    fingerprints match, so large unique weights are never read whole. Values are compared as
+    they are stored (an f16 Const holding float32 values, from fp16 compression, by its float16
+    values)."""
 
     phase = "back"
 
@@ -42,8 +44,10 @@ class MergeDuplicateConstants(Transform):
                 continue
             first_of: dict[bytes, list] = {}
             for const in sorted(members, key=lambda n: n["_seq"]):
-                same = first_of.setdefault(_fingerprint(const.value), [])
-                keeper = next((k for k in same if np.array_equal(k.value, const.value)), None)
+                value = np.asarray(const.value)
+                dtype = stored_dtype(value, const.element_type)
+                same = first_of.setdefault(_fingerprint(value, dtype), [])
+                keeper = next((k for k in same if values_equal(np.asarray(k.value), value, dtype)), None)
                 if keeper is None:
                     same.append(const)
                     continue

@@ -339,6 +339,8 @@ class FoldFixedShapeValues(Transform):
         return [ConstantFolding, TransposeToReshape]
 
     def find_and_replace_pattern(self, graph) -> None:
+        if not self._anything_to_do(graph):
+            return
         analysis = ShapeSymbolAnalysis(graph).run()
         registry = graph.registry
         const_op = registry.op("Const")
@@ -361,6 +363,15 @@ class FoldFixedShapeValues(Transform):
             graph.remove_node(node.id)
         for reshape in graph.nodes_by_op("Reshape"):
             self._rewrite_target(graph, reshape, analysis)
+
+    @staticmethod
+    def _anything_to_do(graph) -> bool:
+        """Whether a shape-derived value exists or a Reshape's target is not a constant: without
+        either, both loops below skip every node, and the analysis (a walk over the whole
+        graph) is not run."""
+        if any(d.get("shape_derived") for d in graph._node.values() if d.get("kind") == "data"):
+            return True
+        return any(reshape.in_value(1) is None for reshape in graph.nodes_by_op("Reshape"))
 
     @staticmethod
     def _rewrite_target(graph, node, analysis) -> None:

@@ -27,6 +27,8 @@ class MergeConsecutiveTransposes(Transform):
         return [ConstantFolding]
 
     def find_and_replace_pattern(self, graph) -> None:
+        if not graph.has_op("Transpose"):
+            return
         for node in graph.topological_ops():
             if node.op != "Transpose" or node.id not in graph:
                 continue
@@ -59,6 +61,8 @@ class MergeConsecutiveReshapes(Transform):
         return [ConstantFolding]
 
     def find_and_replace_pattern(self, graph) -> None:
+        if not graph.has_op("Reshape"):
+            return
         for node in graph.topological_ops():
             if node.op != "Reshape" or node.id not in graph:
                 continue

@@ -1,11 +1,32 @@
-"""Weights file writer: each distinct constant is written once, streamed to the file."""
+"""Weights file writer: each distinct constant is written once, streamed to the file.
+
+A constant of a numeric element type is written in chunks converted to that type as they are
+written, so a Const may hold its value in a wider dtype than it is stored in: fp16 compression
+keeps the float32 weights (views of the model file) on an f16 Const, and neither a float16 copy
+of them nor a contiguous copy of a strided view is ever held whole.
+"""
 from __future__ import annotations
 
-from typing import BinaryIO
+import mmap
+from typing import BinaryIO, Iterator
 
 import numpy as np
 
+try:
+    from numpy.lib.array_utils import byte_bounds
+except ImportError:      # numpy < 2
+    byte_bounds = np.byte_bounds
+
 from mo.utils.types import np_dtype
+
+# Element types stored as the plain bytes of their numpy dtype (the others are packed: u4, i4,
+# u1, bf16).
+PLAIN_TYPES = frozenset({"f64", "f32", "f16", "i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8", "boolean"})
+CHUNK_BYTES = 4 * 2 ** 20
+_MADV_DONTNEED = getattr(mmap, "MADV_DONTNEED", None)
+# Smaller views are not released: their few pages are shared with their neighbours, so releasing
+# them would mostly mean reading them again.
+RELEASE_MIN_BYTES = 64 * 1024
 
 
 def _pack_nibbles(values: np.ndarray) -> bytes:
@@ -22,7 +43,8 @@ def _to_bf16(values: np.ndarray) -> bytes:
 
 
 def tensor_bytes(value: np.ndarray, element_type: str) -> memoryview | bytes:
-    """The bytes of ``value`` as the IR stores an ``element_type`` constant."""
+    """The bytes of ``value`` as the IR stores an ``element_type`` constant, all at once (the
+    writer streams the plain types with ``stored_chunks`` instead)."""
     if element_type in ("u4", "i4"):
         return _pack_nibbles(value)
     if element_type == "u1":
@@ -35,6 +57,69 @@ def tensor_bytes(value: np.ndarray, element_type: str) -> memoryview | bytes:
     return memoryview(arr).cast("B") if arr.size else b""
 
 
+def stored_dtype(value: np.ndarray, element_type: str) -> np.dtype:
+    """The dtype in which a constant's values are written and compared: the element type's own
+    for the plain types, the value's container dtype for the packed ones."""
+    return np_dtype(element_type) if element_type in PLAIN_TYPES else value.dtype
+
+
+def flat_parts(value: np.ndarray, count: int) -> Iterator[np.ndarray]:
+    """``value`` in C order as 1-D arrays of at most ``count`` values: views when the value is
+    contiguous, one part's copy otherwise."""
+    flat = value.reshape(-1) if value.flags.c_contiguous else None
+    for start in range(0, value.size, count):
+        yield flat[start:start + count] if flat is not None else value.flat[start:start + count]
+
+
+def flat_chunks(value: np.ndarray, dtype: np.dtype, chunk_bytes: int = CHUNK_BYTES) -> Iterator[np.ndarray]:
+    """``value`` in C order as 1-D arrays of ``dtype`` of at most ``chunk_bytes`` each: views
+    when the value is contiguous and of that dtype, one chunk's copy otherwise."""
+    for part in flat_parts(value, max(1, chunk_bytes // dtype.itemsize)):
+        yield part.astype(dtype, copy=False)
+
+
+def _read_only_mapping(value: np.ndarray) -> mmap.mmap | None:
+    """The read-only memory map ``value`` is a view of (np.memmap, or np.frombuffer over a
+    memoryview of an mmap), if any."""
+    base = value
+    while base is not None:
+        if isinstance(base, mmap.mmap):
+            return base if memoryview(base).readonly else None
+        base = base.obj if isinstance(base, memoryview) else getattr(base, "base", None)
+    return None
+
+
+def release_pages(value: np.ndarray) -> None:
+    """Drop the pages of a view of a read-only file mapping from this process's resident memory
+    (they stay in the page cache, and are read again if the view is used again). Weights are
+    views of the model file; without this, every page read once (to check or write a weight)
+    counts as resident until the conversion ends. Anything else, and views under
+    RELEASE_MIN_BYTES, are left alone."""
+    if _MADV_DONTNEED is None or value.nbytes < RELEASE_MIN_BYTES:
+        return
+    mapping = _read_only_mapping(value)
+    if mapping is None:
+        return
+    base = np.frombuffer(mapping, np.uint8, count=1).ctypes.data
+    low, high = byte_bounds(value)
+    start = (low - base) // mmap.PAGESIZE * mmap.PAGESIZE
+    mapping.madvise(_MADV_DONTNEED, start, high - base - start)
+
+
+def values_equal(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> bool:
+    """Whether ``a`` and ``b`` have equal values once in ``dtype`` (compared chunk by chunk, as
+    np.array_equal compares: NaN differs from NaN, -0.0 equals 0.0)."""
+    if a.size != b.size:
+        return False
+    return all(np.array_equal(x, y) for x, y in zip(flat_chunks(a, dtype), flat_chunks(b, dtype)))
+
+
+def head_tail(value: np.ndarray, dtype: np.dtype, count: int) -> bytes:
+    """The bytes of the first and last ``count`` values in ``dtype`` (all of them when fewer)."""
+    flat = value.flat
+    return np.asarray(flat[:count], dtype).tobytes() + np.asarray(flat[-count:], dtype).tobytes()
+
+
 def fingerprint(data) -> bytes:
     """A cheap key that tells most different tensors apart without reading them whole: the size
     and the first and last 256 bytes."""
@@ -42,12 +127,19 @@ def fingerprint(data) -> bytes:
     return len(view).to_bytes(8, "little") + bytes(view[:256]) + bytes(view[-256:])
 
 
+def plain_fingerprint(value: np.ndarray, dtype: np.dtype) -> bytes:
+    """``fingerprint`` of the bytes ``value`` is stored as in ``dtype``, computed from its first
+    and last values only."""
+    size = value.size * dtype.itemsize
+    return size.to_bytes(8, "little") + head_tail(value, dtype, 256 // dtype.itemsize)
+
+
 class BinWriter:
     """Appends tensors to a weights stream and returns their (offset, size); a tensor whose
-    bytes were written before is not written again. Tensors are compared by a cheap fingerprint
+    values were written before is not written again. Tensors are compared by a cheap fingerprint
     first, and in full only when fingerprints match, so unique weights are never hashed. Only
-    the graph's own arrays are remembered, not the bytes written (a strided array's contiguous
-    copy is dropped once written)."""
+    the graph's own arrays are remembered, not the bytes written. Plain types are written chunk
+    by chunk, converted to the stored type on the way."""
 
     def __init__(self, stream: BinaryIO):
         self.stream = stream
@@ -56,6 +148,23 @@ class BinWriter:
 
     def add(self, value: np.ndarray, element_type: str) -> tuple[int, int]:
         value = np.asarray(value)
+        if element_type not in PLAIN_TYPES:
+            return self._add_packed(value, element_type)
+        dtype = np_dtype(element_type)
+        candidates = self._seen.setdefault((element_type, plain_fingerprint(value, dtype)), [])
+        for earlier, location in candidates:
+            if values_equal(earlier, value, dtype):
+                return location
+        size = value.size * dtype.itemsize
+        location = (self.offset, size)
+        for part in flat_parts(value, CHUNK_BYTES // dtype.itemsize):
+            self.stream.write(memoryview(part.astype(dtype, copy=False)).cast("B"))
+            release_pages(part)
+        self.offset += size
+        candidates.append((value, location))
+        return location
+
+    def _add_packed(self, value: np.ndarray, element_type: str) -> tuple[int, int]:
         data = tensor_bytes(value, element_type)
         size = len(data) if isinstance(data, bytes) else data.nbytes
         candidates = self._seen.setdefault((element_type, fingerprint(data)), [])

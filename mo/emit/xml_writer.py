@@ -86,12 +86,14 @@ class IRGraphWriter:
         names: dict[str, int] = {}
         out.append(f"{indent}<layers>\n")
         edges: list[tuple[int, int, int, int]] = []
+        inputs_of: dict[str, int] = {}     # input count of each layer written (output port ids follow)
         for node in order:
-            n_inputs = self._write_layer(node, ids[node.id], out, indent + "\t", names)
+            n_inputs = inputs_of[node.id] = self._write_layer(node, ids[node.id], out, indent + "\t", names)
             for i in range(n_inputs):
                 src = graph.producer(node.id, i)
-                src_node = graph.node(src[0])
-                src_inputs = self.input_count(src_node)
+                src_inputs = inputs_of.get(src[0])
+                if src_inputs is None:
+                    src_inputs = self.input_count(graph.node(src[0]))
                 edges.append((ids[src[0]], src_inputs + src[1], ids[node.id], i))
         out.append(f"{indent}</layers>\n{indent}<edges>\n")
         for e in sorted(edges, key=lambda e: (e[2], e[3])):
@@ -103,7 +105,7 @@ class IRGraphWriter:
     @staticmethod
     def input_count(node) -> int:
         """Number of input ports of a layer (output port ids start after them)."""
-        ins = node.in_ports()
+        ins = node.graph.in_indices(node.id)
         if not ins:
             return 0
         count = max(ins) + 1

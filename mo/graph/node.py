@@ -37,6 +37,8 @@ class Node:
         attrs = self.graph._node[self.id]
         if key == "op" and attrs.get("op") != value:
             self.graph.reindex_op(self.id, attrs.get("op"), value)
+        elif key == "bodies" and value:
+            self.graph.note_bodies(self.id)
         attrs[key] = value
 
     def __contains__(self, key: str) -> bool:

@@ -58,8 +58,10 @@ def load(registry: Registry, framework: str, context: ConversionContext):
 def all_graphs(graph):
     """``graph`` and every body graph nested in it, outermost first."""
     yield graph
-    for node in graph.op_nodes():
-        for body in (node.get("bodies") or {}).values():
+    if not graph.may_have_bodies():
+        return
+    for bodies in [d["bodies"] for d in graph._node.values() if d.get("bodies") and d.get("kind") == "op"]:
+        for body in bodies.values():
             yield from all_graphs(body)
 
 
