@@ -25,7 +25,7 @@ def test_compressed_const_keeps_the_float32_view_and_the_convert_no_value():
     assert compressed.element_type == "f16"
     assert np.shares_memory(compressed.value, w)
     assert compressed.out_port(0).data.get_dtype() == "f16"
-    convert = compressed.out_port(0).get_destination().node
+    convert = compressed.out_port(0).get_destinations()[0].node
     assert convert.op == "Convert" and convert.out_port(0).data.get_value() is None
     assert convert.out_port(0).data.get_shape() == (64,)
 
