@@ -19,7 +19,7 @@ import numpy as np
 
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import ONNX_TO_ET
-from extensions.middle.inline_body import inline_body
+from extensions.front.onnx.inline_body import inline_body
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder

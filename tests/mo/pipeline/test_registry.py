@@ -110,3 +110,63 @@ def test_subclassed_ops_get_their_own_ir_type():
     reg = Registry.build()
     assert reg.op("ConvertLike").type == "ConvertLike"
     assert all(c.type in (None, name) for name, c in reg.ops.items())
+
+
+def _gemm_model(tmp_path):
+    import onnx
+    from onnx import TensorProto, helper
+
+    from tests.utils.onnx_models import make_model
+    model = make_model([helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm"),
+                        helper.make_node("Relu", ["y"], ["z"], name="relu")],
+                       [("a", TensorProto.FLOAT, [2, 3]), ("b", TensorProto.FLOAT, [3, 4])],
+                       [("z", TensorProto.FLOAT, [2, 4])])
+    path = str(tmp_path / "gemm.onnx")
+    onnx.save(model, path)
+    return path
+
+
+def test_user_translators_replace_builtin_translators_and_mapping_extractors(tmp_path):
+    """A user translator takes over an op type that the project translates (Gemm) and one that a
+    built-in extractor maps to an op (Relu)."""
+    import numpy as np
+
+    from mo import convert_model
+    from tests.utils.runtime import run_ir
+    _write(tmp_path / "ext", "front/onnx/mine.py", """
+        from mo.front.translator import translator
+
+        @translator("onnx", "Gemm")
+        def gemm_as_matmul_plus_one(node, b):
+            import numpy as np
+            a, w = node.in_port(0).get_source(), node.in_port(1).get_source()
+            return [b.Add(b.MatMul(a, w), np.float32(1))]
+
+        @translator("onnx", "Relu")
+        def relu_as_clamp(node, b):
+            return [b.Clamp(node.in_port(0).get_source(), min=0.0, max=2.0)]
+    """)
+    reg = Registry.build([str(tmp_path / "ext")])
+    assert reg.translator("onnx", "Gemm").__name__ == "gemm_as_matmul_plus_one"
+    assert reg.translator("onnx", "Relu").__name__ == "relu_as_clamp"
+    paths = convert_model(_gemm_model(tmp_path), output_dir=str(tmp_path / "out"), extensions=[str(tmp_path / "ext")])
+    a, w = np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)
+    np.testing.assert_allclose(run_ir(paths.xml, [a, w])[0], np.full((2, 4), 2.0))   # min(3 + 1, 2)
+
+
+def test_a_user_extractor_wins_over_an_earlier_translator(tmp_path):
+    """A user extractor for an op type the project translates decides what the op becomes."""
+    _write(tmp_path, "front/onnx/gemm.py", """
+        from extensions.load.onnx.attributes import OnnxExtractor
+
+        class GemmAsMatMul(OnnxExtractor):
+            op_types = ("Gemm",)
+
+            @classmethod
+            def extract(cls, node):
+                node.graph.registry.op("MatMul").update_node(node, {"transpose_a": False, "transpose_b": False})
+    """)
+    reg = Registry.build([str(tmp_path)])
+    assert reg.extractor("onnx", "Gemm").__name__ == "GemmAsMatMul"
+    assert reg.translator("onnx", "Gemm") is None
+    assert Registry.build().translator("onnx", "Gemm") is not None
