@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.onnx.inline_body import inline_body
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.load.onnx.tensors import ONNX_TO_ET
-from extensions.front.onnx.inline_body import inline_body
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
