@@ -231,3 +231,117 @@ def test_tf_type_attribute_of_the_wrong_kind_is_refused(tmp_path):
     out = tmp_path / "out"
     _assert_clean_failure(run_mo("--input_model", path, "--output_dir", str(out)), out,
                           "Attribute 'T'", "(Rsqrt)", "should be an element type")
+
+
+def _external_with_location(tmp_path, location: str, data_at=None):
+    (tmp_path / "model_dir").mkdir(exist_ok=True)
+    weight = TensorProto(name="W", data_type=TensorProto.FLOAT, dims=[2])
+    weight.data_location = TensorProto.EXTERNAL
+    weight.external_data.add(key="location", value=location)
+    model = make_model([helper.make_node("Add", ["x", "W"], ["y"], name="add")],
+                       [("x", TensorProto.FLOAT, [2])], [("y", TensorProto.FLOAT, [2])])
+    model.graph.initializer.append(weight)
+    path = tmp_path / "model_dir" / "model.onnx"
+    path.write_bytes(model.SerializeToString())
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", ["symlink_outside", "fifo", "device", "beyond_end"])
+def test_external_data_that_is_not_a_file_in_the_model_folder_is_refused(tmp_path, kind):
+    outside = tmp_path / "secret.bin"
+    outside.write_bytes(np.arange(2, dtype=np.float32).tobytes())
+    path = _external_with_location(tmp_path, "w.bin")
+    target = tmp_path / "model_dir" / "w.bin"
+    if kind == "symlink_outside":
+        target.symlink_to(outside)
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    else:
+        target.write_bytes(b"\0" * 4)               # 4 bytes where the tensor needs 8
+    out = tmp_path / "out"
+    r = run_mo("--input_model", path, "--output_dir", str(out))
+    _assert_clean_failure(r, out, "'W'")
+
+
+def test_keras_lambda_layers_are_refused_by_safe_mode(tmp_path):
+    import tensorflow as tf
+    marker = tmp_path / "ran"
+    inputs = tf.keras.Input((3,))
+    outputs = tf.keras.layers.Lambda(lambda t: t * 2.0)(inputs)
+    model = tf.keras.Model(inputs, outputs)
+    path = str(tmp_path / "model.keras")
+    model.save(path)
+    out = tmp_path / "out"
+    r = run_mo("--input_model", path, "--output_dir", str(out))
+    _assert_clean_failure(r, out)
+    assert "Lambda" in r.stderr or "safe" in r.stderr.lower()
+    assert not marker.exists()
+
+
+def test_saved_model_file_ops_are_not_run(tmp_path):
+    """A SavedModel whose function writes a file: converting never runs it (the op is refused as
+    unsupported or converted, but the file is not written)."""
+    import tensorflow as tf
+    target = tmp_path / "written_by_the_model.txt"
+
+    class Writer(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def __call__(self, x):
+            tf.io.write_file(str(target), tf.strings.as_string(x[0]))
+            return x * 2.0
+
+    saved = str(tmp_path / "saved")
+    tf.saved_model.save(Writer(), saved)
+    assert not target.exists()
+    r = run_mo("--saved_model_dir", saved, "--output_dir", str(tmp_path / "out"))
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr
+    assert not target.exists()
+
+
+def _weights_model(path, seed: int) -> None:
+    """An ONNX model with ~24 MiB of weights (a few MatMuls), distinct per seed."""
+    rng = np.random.default_rng(seed)
+    nodes, inits, prev = [], {}, "x"
+    for i in range(6):
+        inits[f"w{i}"] = rng.standard_normal((1024, 1024)).astype(np.float32)
+        nodes.append(helper.make_node("MatMul", [prev, f"w{i}"], [f"h{i}"], name=f"mm{i}"))
+        prev = f"h{i}"
+    onnx.save(make_model(nodes, [("x", TensorProto.FLOAT, [1, 1024])], [(prev, TensorProto.FLOAT, None)], inits),
+              str(path))
+
+
+def test_killed_conversions_never_leave_an_old_xml_beside_a_new_bin(tmp_path):
+    """SIGKILL at several moments of a conversion into a folder holding an older IR of the same
+    name: afterwards the folder holds the old pair, the new pair, or no .xml, never a mix; the
+    next run removes the temporaries a killed one left."""
+    import signal
+    import time
+    old_model, new_model = tmp_path / "old.onnx", tmp_path / "new.onnx"
+    _weights_model(old_model, 1)
+    _weights_model(new_model, 2)
+    out = tmp_path / "out"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    pairs = {}
+    for name, model in (("new", new_model), ("old", old_model)):   # the same options as the killed runs
+        r = run_mo("--input_model", str(model), "--output_dir", str(out), "--model_name", "m")
+        assert r.returncode == 0, r.stderr
+        pairs[name] = ((out / "m.xml").read_bytes(), (out / "m.bin").read_bytes())
+    for delay in (0.2, 0.6, 1.0, 1.4, 1.8, 2.2, 2.6, 3.0, 3.5, 4.0):
+        for f in os.listdir(out):
+            os.unlink(out / f)
+        (out / "m.xml").write_bytes(pairs["old"][0])
+        (out / "m.bin").write_bytes(pairs["old"][1])
+        proc = subprocess.Popen([sys.executable, os.path.join(root, "mo.py"), "--input_model", str(new_model),
+                                 "--output_dir", str(out), "--model_name", "m"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        xml = (out / "m.xml").read_bytes() if (out / "m.xml").exists() else None
+        bin_ = (out / "m.bin").read_bytes() if (out / "m.bin").exists() else None
+        if xml is not None:
+            assert (xml, bin_) in (pairs["old"], pairs["new"]), f"mixed IR after a kill at {delay} s"
+    convert_model(str(old_model), output_dir=str(out), model_name="m")
+    assert sorted(os.listdir(out)) == ["m.bin", "m.xml"]
