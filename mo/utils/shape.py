@@ -33,7 +33,7 @@ def broadcast_shapes(*shapes: Shape | None) -> Shape | None:
 
 
 def normalize_axis(axis: int, rank: int) -> int:
-    if not -rank <= axis < max(rank, 1):
+    if not -rank <= axis < rank:
         raise ValueError(f"axis {axis} is out of range for rank {rank}")
     return axis + rank if axis < 0 else axis
 

@@ -105,7 +105,13 @@ def load_file(path: str, example_input: Any = None) -> Captured:
     except InputModelError:
         raise
     except Exception as e:
-        raise InputModelError(f"Cannot read the PyTorch model '{path}': {type(e).__name__}: {e}") from e
+        # Whatever torch raises while reading the archive (its C++ reader surfaces damaged
+        # records as IndexError, RuntimeError, ...) is the file's fault, not a bug of ours.
+        raise InputModelError(
+            f"Cannot read the PyTorch model '{path}': torch {torch.__version__} could not load it "
+            f"({str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}). The file is damaged "
+            f"or was written by an incompatible torch version; save it again with torch.jit.save "
+            f"or torch.export.save.") from e
     args, kwargs = example_inputs(example_input)
     return Captured("torchscript", module, _named_examples(module, args, kwargs), name)
 
