@@ -48,6 +48,20 @@ def fill_window_defaults(node, data: dict, n_spatial: int | None) -> dict:
     return {k: data[k] for k in node.op_class.ir_attrs if data.get(k) is not None}
 
 
+def check_window_attrs(node, n_spatial: int) -> None:
+    """Refuse window attributes that do not fit ``n_spatial`` spatial dims: lists of another
+    length, strides/dilations/kernel below 1, negative pads (the runtime refuses such an IR)."""
+    for key, least in (("kernel", 1), ("strides", 1), ("dilations", 1), ("pads_begin", 0), ("pads_end", 0),
+                       ("output_padding", 0)):
+        values = node.get(key)
+        if values is None or (key in ("pads_begin", "pads_end") and node.auto_pad != "explicit"):
+            continue
+        if len(values) != n_spatial:
+            raise ValueError(f"'{key}' has {len(values)} values for {n_spatial} spatial dimensions")
+        if any(int(v) < least for v in values):
+            raise ValueError(f"'{key}' is {list(values)}; each value must be at least {least}")
+
+
 def window_pads(node, spatial, kernel, strides, dilations) -> tuple[list[int], list[int]]:
     """(pads_begin, pads_end) a windowed op applies around the spatial dims ``spatial``: none for
     ``valid``, the split of ``same_upper``/``same_lower``, else the explicit attributes."""
@@ -131,6 +145,7 @@ class ConvolutionBase(Op):
     @classmethod
     def _spatial(cls, node, shape, kernel):
         n = len(kernel)
+        check_window_attrs(node, n)
         strides = node.strides or [1] * n
         dilations = node.dilations or [1] * n
         pb = node.pads_begin or [0] * n

@@ -22,6 +22,8 @@ class CumSum(Op):
     """Cumulative sum of input 0 along the axis in input 1 (default 0)."""
 
     op = "CumSum"
+    input_ranks = {1: (0,)}
+    input_types = {1: ("i32", "i64")}
     version = "opset3"
     defaults = {"exclusive": False, "reverse": False}
     ir_attrs = ("exclusive", "reverse")

@@ -7,6 +7,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.shape import normalize_axis
+from mo.utils.types import INT_TYPES
 
 
 def _positive(indices: np.ndarray, dim) -> np.ndarray:
@@ -23,6 +24,8 @@ class Gather(Op):
     indices are batch dims they share."""
 
     op = "Gather"
+    input_ranks = {2: (0, 1)}
+    input_types = {1: INT_TYPES, 2: INT_TYPES}
     version = "opset8"
     defaults = {"batch_dims": 0}
     ir_attrs = ("batch_dims",)

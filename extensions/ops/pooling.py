@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.ops.convolution import conv_output_dim, fill_window_defaults, window_pads, windows
+from extensions.ops.convolution import check_window_attrs, conv_output_dim, fill_window_defaults, window_pads, windows
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axis
 
@@ -32,6 +32,9 @@ class PoolBase(Op):
             return None
         kernel = node.kernel
         n = len(kernel)
+        if len(x) != n + 2:
+            raise ValueError(f"the data has rank {len(x)}; a kernel of {n} dims slides over [N, C, {n} spatial dims]")
+        check_window_attrs(node, n)
         strides, dilations = cls._steps(node)
         pb = node.pads_begin or [0] * n
         pe = node.pads_end or [0] * n

@@ -14,6 +14,7 @@ import numpy as np
 from mo.graph.node import Node
 from mo.ops.op import Op
 from mo.utils.shape import DYN
+from mo.utils.types import INT_TYPES
 
 ACTIVATIONS = {"sigmoid": lambda x: 1 / (1 + np.exp(-x)), "tanh": np.tanh, "relu": lambda x: np.maximum(x, 0)}
 
@@ -48,8 +49,25 @@ class RecurrentSequence(Op):
             raise ValueError(f"the input sequences have shape {x}; {cls.op} takes [batch, steps, features] "
                              f"with at least one of each")
         dirs, hidden = num_directions(node.direction), int(node.hidden_size)
+        cls._check_weights(node, x, dirs, hidden)
         state = (batch, dirs, hidden)
         return [(batch, dirs, seq, hidden)] + [state] * (cls.outputs_count(node) - 1)
+
+    @classmethod
+    def _check_weights(cls, node: Node, x, dirs: int, hidden: int) -> None:
+        """W [dirs, gates*hidden, features], R [dirs, gates*hidden, hidden], B [dirs, gates*hidden
+        (GRU linear_before_reset: (gates+1)*hidden)] that fit the input's features."""
+        count = cls.outputs_count(node) - 1
+        rows = cls.gates * hidden
+        bias = rows + hidden if node.get("linear_before_reset") else rows
+        features = x[2] if x is not None else DYN
+        for port, name, expected in ((count + 2, "W", (dirs, rows, features)), (count + 3, "R", (dirs, rows, hidden)),
+                                     (count + 4, "B", (dirs, bias))):
+            shape = node.in_shape(port) if node.is_in_port_connected(port) else None
+            if shape is not None and any(d >= 0 and e >= 0 and d != e for d, e in zip(shape, expected)):
+                raise ValueError(f"{name} has shape {list(shape)} where {cls.op} with hidden size {hidden}, "
+                                 f"{dirs} direction(s) and {features if features >= 0 else '?'} input features "
+                                 f"takes {[e if e >= 0 else '?' for e in expected]}")
 
     @classmethod
     def activation(cls, node: Node, index: int):
@@ -102,6 +120,8 @@ class RecurrentSequence(Op):
 class LSTMSequence(RecurrentSequence):
     same_type_inputs = (0, 1, 2, 4, 5, 6)
     op = "LSTMSequence"
+    input_ranks = {0: (3,), 1: (3,), 2: (3,), 3: (1,), 4: (3,), 5: (3,), 6: (2,)}
+    input_types = {3: INT_TYPES}
     num_outputs = 3
     gates = 4
     defaults = {**RecurrentSequence.defaults, "activations": ["sigmoid", "tanh", "tanh"]}
@@ -118,6 +138,8 @@ class LSTMSequence(RecurrentSequence):
 class GRUSequence(RecurrentSequence):
     same_type_inputs = (0, 1, 3, 4, 5)
     op = "GRUSequence"
+    input_ranks = {0: (3,), 1: (3,), 2: (1,), 3: (3,), 4: (3,), 5: (2,)}
+    input_types = {2: INT_TYPES}
     num_outputs = 2
     gates = 3
     defaults = {**RecurrentSequence.defaults, "activations": ["sigmoid", "tanh"], "linear_before_reset": False}
@@ -144,6 +166,8 @@ class GRUSequence(RecurrentSequence):
 class RNNSequence(RecurrentSequence):
     same_type_inputs = (0, 1, 3, 4, 5)
     op = "RNNSequence"
+    input_ranks = {0: (3,), 1: (3,), 2: (1,), 3: (3,), 4: (3,), 5: (2,)}
+    input_types = {2: INT_TYPES}
     num_outputs = 2
     defaults = {**RecurrentSequence.defaults, "activations": ["tanh"]}
 

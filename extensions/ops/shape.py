@@ -6,6 +6,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.shape import DYN, broadcast_shapes, dim_product, is_static, normalize_axis
+from mo.utils.types import INT_TYPES
 
 
 class OutputTypedOp(Op):
@@ -73,6 +74,8 @@ def reshape_target(in_shape, target, special_zero: bool):
 
 class Reshape(Op):
     op = "Reshape"
+    input_ranks = {1: (1,)}
+    input_types = {1: INT_TYPES}
     defaults = {"special_zero": False}
     ir_attrs = ("special_zero",)
 
@@ -128,6 +131,8 @@ class Squeeze(Op):
     """Removes the given axes (input 1) or every dimension of size 1."""
 
     op = "Squeeze"
+    input_ranks = {1: (0, 1)}
+    input_types = {1: INT_TYPES}
     version = "opset15"
     defaults = {"allow_axis_skip": False}
     ir_attrs = ("allow_axis_skip",)
@@ -161,6 +166,8 @@ class Squeeze(Op):
 
 class Unsqueeze(Op):
     op = "Unsqueeze"
+    input_ranks = {1: (0, 1)}
+    input_types = {1: INT_TYPES}
 
     @classmethod
     def infer(cls, node):
@@ -196,6 +203,8 @@ class Transpose(Op):
     IR always gets an explicit order: the ONNX Transpose translator gives one)."""
 
     op = "Transpose"
+    input_ranks = {1: (1,)}
+    input_types = {1: INT_TYPES}
 
     @classmethod
     def _order(cls, node, rank):
@@ -243,6 +252,8 @@ class Concat(Op):
         if not known:
             return [None]
         rank = len(known[0])
+        if any(len(s) != rank for s in known):
+            raise ValueError(f"the inputs have ranks {[len(s) for s in known]}; Concat joins inputs of one rank")
         axis = normalize_axis(node.axis, rank)
         out = []
         for i in range(rank):
@@ -250,8 +261,11 @@ class Concat(Op):
             if i == axis:
                 out.append(DYN if len(known) < len(shapes) or DYN in dims else sum(dims))
             else:
-                static = [d for d in dims if d >= 0]
-                out.append(static[0] if static else DYN)
+                static = {d for d in dims if d >= 0}
+                if len(static) > 1:
+                    raise ValueError(f"the inputs have shapes {[tuple(s) for s in known]}: they differ in "
+                                     f"dimension {i}, which is not the concatenation axis {axis}")
+                out.append(static.pop() if static else DYN)
         return [tuple(out)]
 
     @classmethod
@@ -265,6 +279,8 @@ class Broadcast(Op):
     ``axes_mapping`` (input 2, ``explicit``)."""
 
     op = "Broadcast"
+    input_ranks = {1: (1,), 2: (1,)}
+    input_types = {1: INT_TYPES, 2: INT_TYPES}
     version = "opset3"
     defaults = {"mode": "numpy"}
     ir_attrs = ("mode",)
@@ -315,6 +331,8 @@ class Broadcast(Op):
 
 class Tile(Op):
     op = "Tile"
+    input_ranks = {1: (1,)}
+    input_types = {1: INT_TYPES}
 
     @classmethod
     def evaluate(cls, node, x, repeats):
@@ -342,6 +360,8 @@ class Split(Op):
     """Splits input 0 along axis (input 1) into ``num_splits`` equal parts."""
 
     op = "Split"
+    input_ranks = {1: (0,)}
+    input_types = {1: INT_TYPES}
     defaults = {"num_splits": 2}
     ir_attrs = ("num_splits",)
 
@@ -377,6 +397,8 @@ class VariadicSplit(Op):
     """Splits input 0 along axis (input 1) into parts of the lengths in input 2 (one may be -1)."""
 
     op = "VariadicSplit"
+    input_ranks = {1: (0,), 2: (1,)}
+    input_types = {1: INT_TYPES, 2: INT_TYPES}
 
     @classmethod
     def outputs_count(cls, node):
@@ -419,6 +441,7 @@ class Range(OutputTypedOp):
     """start, stop, step inputs -> 1-D sequence of ``output_type`` (None: the type of start)."""
 
     op = "Range"
+    input_ranks = {0: (0,), 1: (0,), 2: (0,)}
     version = "opset4"
     # The length is ceil((stop - start) / step): float16 bounds would change it.
     precision_sensitive_inputs = (0, 1, 2)
@@ -458,6 +481,8 @@ class Pad(Op):
     constant mode uses input 3 (default 0). Negative pads crop."""
 
     op = "Pad"
+    input_ranks = {1: (1,), 2: (1,), 3: (0,)}
+    input_types = {1: INT_TYPES, 2: INT_TYPES}
     version = "opset12"
     defaults = {"pad_mode": "constant"}
     ir_attrs = ("pad_mode",)

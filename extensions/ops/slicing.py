@@ -5,6 +5,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axis
+from mo.utils.types import INT_TYPES
 
 
 def slice_length(dim: int, start: int, stop: int, step: int) -> int:
@@ -25,6 +26,8 @@ class Slice(Op):
     bounds clamp, negative bounds count from the end."""
 
     op = "Slice"
+    input_ranks = {1: (1,), 2: (1,), 3: (1,), 4: (1,)}
+    input_types = {1: INT_TYPES, 2: INT_TYPES, 3: INT_TYPES, 4: INT_TYPES}
     version = "opset8"
 
     @classmethod
@@ -98,6 +101,8 @@ class StridedSlice(Op):
     that bound)."""
 
     op = "StridedSlice"
+    input_ranks = {1: (1,), 2: (1,), 3: (1,)}
+    input_types = {1: INT_TYPES, 2: INT_TYPES, 3: INT_TYPES}
     defaults = {"begin_mask": [0], "end_mask": [0], "new_axis_mask": [], "shrink_axis_mask": [],
                 "ellipsis_mask": []}
     ir_attrs = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")

@@ -30,6 +30,13 @@ class _AxisOp(Op):
     def evaluate(cls, node, x):
         return cls.fn(x, normalize_axis(node.axis, x.ndim))
 
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is not None:
+            normalize_axis(node.axis, len(shape))
+        return [shape]
+
 
 class Softmax(_AxisOp):
     """exp(x) / sum(exp(x)) along ``axis``."""

@@ -6,7 +6,7 @@ import numpy as np
 from extensions.ops.shape import OutputTypedOp
 from mo.ops.op import Op
 from mo.utils.shape import DYN, normalize_axis
-from mo.utils.types import np_dtype
+from mo.utils.types import INT_TYPES, np_dtype
 
 
 class TopK(Op):
@@ -14,6 +14,8 @@ class TopK(Op):
     their indices; ``stable`` keeps equal values in index order."""
 
     op = "TopK"
+    input_ranks = {1: (0,)}
+    input_types = {1: INT_TYPES}
     version = "opset11"
     num_outputs = 2
     defaults = {"axis": -1, "mode": "max", "sort": "value", "index_element_type": "i32", "stable": False}

@@ -40,6 +40,11 @@ class Op:
     foldable: bool = True
     # Inputs that must share one element type (the IR is invalid otherwise); "all" for every input.
     same_type_inputs: tuple[int, ...] | str = ()
+    # Ranks an input may have, by port; a model that breaks them is refused before inference
+    # (the runtime would refuse the IR).
+    input_ranks: dict[int, tuple[int, ...]] = {}
+    # Inputs that must hold integers (axes, indices, shapes), by port: the element types allowed.
+    input_types: dict[int, frozenset[str] | tuple[str, ...]] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -93,6 +98,21 @@ class Op:
         return node.get("num_outputs", cls.num_outputs)
 
     # ------------------------------------------------------------------ inference
+    @classmethod
+    def check_inputs(cls, node: Node) -> None:
+        """Refuse inputs of a rank or element type the op does not take (``input_ranks``,
+        ``input_types``)."""
+        for port, ranks in cls.input_ranks.items():
+            rank = node.in_port(port).data.get_rank() if node.is_in_port_connected(port) else None
+            if rank is not None and rank not in ranks:
+                raise ValueError(f"input {port} has rank {rank}; {cls.op} takes rank "
+                                 f"{' or '.join(map(str, ranks))} there")
+        for port, types in cls.input_types.items():
+            dtype = node.in_dtype(port) if node.is_in_port_connected(port) else None
+            if dtype is not None and dtype not in types:
+                raise ValueError(f"input {port} has element type {dtype}; {cls.op} takes "
+                                 f"{' or '.join(sorted(types))} there")
+
     @classmethod
     def type_infer(cls, node: Node) -> None:
         dtype = node.in_dtype(0) if node.is_in_port_connected(0) else None

@@ -39,6 +39,7 @@ def infer_node(node: Node) -> None:
     for i in range(op_class.outputs_count(node)):
         graph.output_data(node.id, i, create=True)
     try:
+        op_class.check_inputs(node)
         op_class.type_infer(node)
         op_class.infer(node)
     except ConversionError:

@@ -9,6 +9,7 @@ from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.building import INT64_MIN, i64
+from mo.utils.shape import DYN
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -172,6 +173,11 @@ def pad(node, b):
     """Paddings [rank, 2] -> pads_begin = paddings[:, 0], pads_end = paddings[:, 1]; PadV2's
     input 2 is the constant value, MirrorPad's ``mode`` REFLECT or SYMMETRIC."""
     x, pads = node.in_port(0).get_source(), node.in_port(1).get_source()
+    rank, shape = x.data.get_rank(), pads.data.get_shape()
+    if shape is not None and (len(shape) != 2 or shape[1] not in (2, DYN) or
+                              (rank is not None and shape[0] not in (rank, DYN))):
+        raise ConversionError(f"the paddings have shape {list(shape)}; {node.fw_op} takes [rank, 2] paddings"
+                              f"{'' if rank is None else f' ([{rank}, 2] for this input)'}")
     value = foldable_value(pads)
     if value is not None:
         begin, end = i64(value[:, 0]), i64(value[:, 1])

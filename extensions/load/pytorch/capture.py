@@ -19,6 +19,7 @@ import warnings
 import zipfile
 from typing import Any, NamedTuple
 
+from extensions.load.pytorch.debug_info import debug_info_problem
 from mo.errors import InputModelError, OptionError
 
 log = logging.getLogger("mo")
@@ -50,10 +51,16 @@ def _archive_kind(path: str) -> str | None:
     try:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
+            torchscript = any(n.endswith(("constants.pkl", "/code/__torch__.py")) or "/code/__torch__/" in n
+                              for n in names)
+            damaged = debug_info_problem(archive) if torchscript else None
     except (zipfile.BadZipFile, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError) as e:
         raise InputModelError(f"'{path}' is a damaged zip archive and cannot be read as a PyTorch model "
                               f"({type(e).__name__}: {e}).") from e
-    if any(n.endswith(("constants.pkl", "/code/__torch__.py")) or "/code/__torch__/" in n for n in names):
+    if damaged:
+        raise InputModelError(f"'{path}' is a damaged TorchScript archive: its debug information is invalid "
+                              f"({damaged}). Save the model again with torch.jit.save.")
+    if torchscript:
         return "torchscript"
     if any("serialized_exported_program" in n or n.endswith("archive_format") or "/models/" in n for n in names):
         return "exported"

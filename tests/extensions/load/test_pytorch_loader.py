@@ -294,3 +294,39 @@ def test_exported_program_with_a_pickle_payload_is_refused_without_running_it(tm
         convert_model(input_model=hostile, output_dir=str(tmp_path / "out"))
     assert not marker.exists()
     assert not os.path.exists(tmp_path / "out") or os.listdir(tmp_path / "out") == []
+
+
+def _rewrite_archive(src, dst, change):
+    """A copy of the zip ``src`` with each entry's bytes passed through ``change(name, data)``."""
+    import zipfile
+    with zipfile.ZipFile(src) as old, zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED) as new:
+        for info in old.infolist():
+            new.writestr(info.filename, change(info.filename, old.read(info)))
+    return str(dst)
+
+
+def test_damaged_debug_records_are_refused_before_torch_reads_them(tmp_path):
+    """torch trusts the indices in *.debug_pkl and crashes on a bad one when a node's source is
+    asked for; such an archive is refused, and a record naming any callable is not executed."""
+    import pickle
+    import zipfile
+
+    from extensions.load.pytorch.debug_info import record_problem
+    path = str(tmp_path / "ok.pt")
+    torch.jit.save(torch.jit.trace(torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU()), torch.zeros(1, 3)),
+                   path)
+    with zipfile.ZipFile(path) as archive:
+        records = [archive.read(n) for n in archive.namelist() if n.endswith(".debug_pkl")]
+    assert records and all(record_problem(r) is None for r in records)
+
+    bad_index = pickle.dumps(("FORMAT_WITH_STRING_TABLE", ("",), ((0, (([5], 0, 0), 0, 0), 0),)), protocol=2)
+    assert record_problem(bad_index) == "an index lies outside its string table"
+    assert "it names os.system" in record_problem(b"cos\nsystem\n(S'echo'\ntR.")
+    assert "not a readable record" in record_problem(records[0][:-7])
+
+    damaged = _rewrite_archive(path, tmp_path / "damaged.pt",
+                               lambda name, data: bad_index if name.endswith(".debug_pkl") else data)
+    with pytest.raises(InputModelError, match=r"damaged TorchScript archive: its debug information is invalid "
+                                              r"\(.*\.debug_pkl: an index lies outside its string table\)"):
+        convert_model(damaged, output_dir=str(tmp_path / "ir"), input="input[1,3]")
+    assert not os.path.exists(tmp_path / "ir") or not os.listdir(tmp_path / "ir")

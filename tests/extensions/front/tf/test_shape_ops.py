@@ -144,3 +144,22 @@ def test_slice_and_pad_sizes_from_a_shape_stay_computed(tmp_path):
     xml = check_tf(tmp_path, fn, [X, y], dynamic_batch=True, input="x0[2,3,4,5],x1[1,2,3,4]")
     types = ir_op_types(xml)
     assert {"ShapeOf", "Select", "Gather"} <= set(types), types     # Slice's stop and the pads computed
+
+
+def test_pad_with_paddings_that_are_not_rank_by_2_is_refused(tmp_path):
+    from tensorflow.core.framework.graph_pb2 import GraphDef
+
+    from mo.errors import ConversionError
+    from tests.utils.tf_models import convert_pb, write_pb
+    graph_def = GraphDef()
+    x = graph_def.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = tf.float32.as_datatype_enum
+    x.attr["shape"].shape.CopyFrom(tf.TensorShape([1, 8, 8, 4]).as_proto())
+    pads = graph_def.node.add(name="paddings", op="Const")
+    pads.attr["dtype"].type = tf.int32.as_datatype_enum
+    pads.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(np.array([1, 1, 1, 1], np.int32)))
+    pad = graph_def.node.add(name="pad", op="Pad", input=["x", "paddings"])
+    pad.attr["T"].type = tf.float32.as_datatype_enum
+    pad.attr["Tpaddings"].type = tf.int32.as_datatype_enum
+    with pytest.raises(ConversionError, match=r"'pad' \(tf Pad\).*paddings have shape \[4\]; Pad takes \[rank, 2\]"):
+        convert_pb(write_pb(graph_def, tmp_path / "m.pb"), tmp_path / "ir")
