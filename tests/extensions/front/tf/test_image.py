@@ -1,0 +1,36 @@
+"""Layer tests of the TensorFlow image ops: CropAndResize, ExtractImagePatches and the colour
+ops, over their attributes and element types."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tests.utils.tf_models import check_tf, random
+
+raw = tf.raw_ops
+
+IMAGES = random((2, 7, 9, 3), seed=1, low=0, high=10)
+# inside, partly outside, flipped (y2 < y1), a single row, a point
+CROP_BOXES = np.array([[0.1, 0.2, 0.8, 0.9], [-0.3, 0.5, 0.6, 1.4], [0.9, 0.7, 0.2, 0.1], [0.5, 0.0, 0.5, 1.0],
+                       [0.3, 0.3, 0.3, 0.3]], np.float32)
+CROP_INDEX = np.array([0, 1, 1, 0, 1], np.int32)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest"])
+@pytest.mark.parametrize("crop_size", [(4, 5), (1, 3), (6, 1)])
+@pytest.mark.parametrize("extrapolation", [0.0, -1.5])
+def test_crop_and_resize(tmp_path, method, crop_size, extrapolation):
+    check_tf(tmp_path, lambda x, boxes: raw.CropAndResize(image=x, boxes=boxes, box_ind=CROP_INDEX, crop_size=crop_size,
+                                                          method=method, extrapolation_value=extrapolation),
+             [IMAGES, CROP_BOXES])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, np.float16,
+                                   np.float64])
+def test_crop_and_resize_types(tmp_path, dtype):
+    check_tf(tmp_path, lambda x: raw.CropAndResize(image=x, boxes=CROP_BOXES, box_ind=CROP_INDEX, crop_size=(3, 4)),
+             [IMAGES.astype(dtype)], atol=1e-3)
+
+
+def test_crop_and_resize_dynamic_batch(tmp_path):
+    check_tf(tmp_path, lambda x, i: raw.CropAndResize(image=x, boxes=CROP_BOXES, box_ind=i, crop_size=(3, 4)),
+             [IMAGES, CROP_INDEX], dynamic_batch=True)
