@@ -193,3 +193,26 @@ def test_keras_style_flatten_after_convolution(tmp_path):
         return tf.matmul(tf.reshape(y, tf.stack([tf.shape(y)[0], -1])), dense)
     types = ir_op_types(check_tf(tmp_path, fn, [np.concatenate([X, X * 2])], dynamic_batch=True))
     assert types.count("Transpose") == 2, types
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("include_batch", [False, True])
+@pytest.mark.parametrize("targmax", [tf.int64, tf.int32])
+def test_max_pool_with_argmax(tmp_path, padding, include_batch, targmax):
+    check_tf(tmp_path, lambda x: raw.MaxPoolWithArgmax(input=x, ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1],
+                                                       padding=padding, Targmax=targmax,
+                                                       include_batch_in_index=include_batch),
+             [np.concatenate([X, X[:, ::-1]])])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32, np.uint8])
+def test_max_pool_with_argmax_types(tmp_path, dtype):
+    x = random((2, 5, 6, 3), dtype, seed=3, low=0, high=200)
+    check_tf(tmp_path, lambda a: raw.MaxPoolWithArgmax(input=a, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                                       padding="SAME", include_batch_in_index=True), [x])
+
+
+def test_max_pool_with_argmax_dynamic_batch(tmp_path):
+    check_tf(tmp_path, lambda x: raw.MaxPoolWithArgmax(input=x, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+                                                       padding="SAME", include_batch_in_index=True),
+             [np.concatenate([X, X * 2])], dynamic_batch=True)
