@@ -216,3 +216,14 @@ def test_max_pool_with_argmax_dynamic_batch(tmp_path):
     check_tf(tmp_path, lambda x: raw.MaxPoolWithArgmax(input=x, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
                                                        padding="SAME", include_batch_in_index=True),
              [np.concatenate([X, X * 2])], dynamic_batch=True)
+
+
+@pytest.mark.parametrize("op", ["ResizeBilinear", "ResizeBicubic", "ResizeNearestNeighbor"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, np.float16, np.float64])
+@pytest.mark.parametrize("half_pixel", [False, True])
+def test_resize_types(tmp_path, op, dtype, half_pixel):
+    """Bilinear and bicubic give f32 whatever the input type, nearest keeps it."""
+    x = random((1, 4, 5, 2), dtype, seed=3, low=0, high=100)
+    tol = 5e-2 if op == "ResizeBicubic" or dtype == np.float16 else 1e-3
+    check_tf(tmp_path, lambda a: getattr(raw, op)(images=a, size=(7, 3), half_pixel_centers=half_pixel), [x],
+             atol=tol, rtol=1e-3)
