@@ -9,7 +9,7 @@ from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
-from mo.graph.building import convert, dim, i64
+from mo.graph.building import convert, dim, i64, to_channels_first, to_channels_last
 from mo.graph.port import Port
 
 CROP_METHODS = ("bilinear", "nearest")
@@ -87,3 +87,18 @@ def crop_and_resize(node, b):
         lower = b.Add(bl, b.Multiply(b.Subtract(br, bl), x_lerp))
         value = b.Add(upper, b.Multiply(b.Subtract(lower, upper), y_lerp))
     return [b.Select(inside, value, _f32(b, extrapolation))]
+
+
+@translator("tf", "ExtractImagePatches")
+def extract_image_patches(node, b):
+    """ExtractImagePatches-3 between Transposes (NHWC): patches [N, oh, ow, kh * kw * C]."""
+    images = node.in_port(0).get_source()
+    padding = TfExtractor.attr(node, "padding", "VALID")
+    if padding not in ("SAME", "VALID"):
+        raise ConversionError(f"its padding '{padding}' is not SAME or VALID.")
+    sizes, strides, rates = ([int(v) for v in TfExtractor.attr(node, name, [1, 1, 1, 1])[1:3]]
+                             for name in ("ksizes", "strides", "rates"))
+    data = b.Transpose(images, to_channels_first(4))
+    y = b.ExtractImagePatches(data, sizes=sizes, strides=strides, rates=rates,
+                              auto_pad="same_upper" if padding == "SAME" else "valid", name=node.name)
+    return [b.Transpose(y, to_channels_last(4))]

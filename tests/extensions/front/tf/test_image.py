@@ -34,3 +34,18 @@ def test_crop_and_resize_types(tmp_path, dtype):
 def test_crop_and_resize_dynamic_batch(tmp_path):
     check_tf(tmp_path, lambda x, i: raw.CropAndResize(image=x, boxes=CROP_BOXES, box_ind=i, crop_size=(3, 4)),
              [IMAGES, CROP_INDEX], dynamic_batch=True)
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("sizes,strides,rates", [((2, 3), (1, 1), (1, 1)), ((3, 2), (2, 3), (1, 1)),
+                                                 ((2, 2), (1, 2), (2, 1)), ((1, 1), (3, 3), (1, 1))])
+def test_extract_image_patches(tmp_path, padding, sizes, strides, rates):
+    check_tf(tmp_path, lambda x: raw.ExtractImagePatches(images=x, ksizes=[1, *sizes, 1], strides=[1, *strides, 1],
+                                                         rates=[1, *rates, 1], padding=padding), [IMAGES])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, np.uint32, np.uint64,
+                                   np.float16, np.float64])
+def test_extract_image_patches_types(tmp_path, dtype):
+    check_tf(tmp_path, lambda x: raw.ExtractImagePatches(images=x, ksizes=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                                         rates=[1, 1, 1, 1], padding="SAME"), [IMAGES.astype(dtype)])
