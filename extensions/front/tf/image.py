@@ -9,7 +9,7 @@ from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
-from mo.graph.building import convert, dim, i64, to_channels_first, to_channels_last
+from mo.graph.building import convert, dim, i64, to_channels_first, to_channels_last, typed_const
 from mo.graph.port import Port
 
 CROP_METHODS = ("bilinear", "nearest")
@@ -102,3 +102,100 @@ def extract_image_patches(node, b):
     y = b.ExtractImagePatches(data, sizes=sizes, strides=strides, rates=rates,
                               auto_pad="same_upper" if padding == "SAME" else "valid", name=node.name)
     return [b.Transpose(y, to_channels_last(4))]
+
+
+# ---------------------------------------------------------------------------- colour ops
+# Images [..., 3] (RGB or HSV in the last dimension), computed in f32 for f16/bf16 and returned in
+# the images' type.
+
+
+def _channels(b: OpBuilder, images: Port) -> tuple[Port, Port, Port, str]:
+    """The three channels [..., 1] of ``images`` in their computing type, and the images' type."""
+    dtype = images.data.get_dtype()
+    if images.data.get_shape() is not None and images.data.get_shape()[-1] not in (-1, 3):
+        raise ConversionError(f"its images have {images.data.get_shape()[-1]} channels where it takes 3.")
+    data = images if dtype in ("f32", "f64") else convert(b, images, "f32")
+    return (*b.Split(data, np.int64(-1), num_splits=3), dtype)
+
+
+def _const_as(b: OpBuilder, value: float, like: Port) -> Port:
+    return typed_const(b, value, like.data.get_dtype())
+
+
+def rgb_to_hsv(b: OpBuilder, r: Port, g: Port, b_: Port) -> tuple[Port, Port, Port]:
+    """Hue in [0, 1) (0 for greys), saturation (max - min) / max (0 for black), value max."""
+    c = lambda v: _const_as(b, v, r)  # noqa: E731
+    value = b.Maximum(b.Maximum(r, g), b_)
+    spread = b.Subtract(value, b.Minimum(b.Minimum(r, g), b_))
+    positive = b.Greater(value, c(0))
+    saturation = b.Select(positive, b.Divide(spread, b.Select(positive, value, c(1))), c(0))
+    grey = b.LessEqual(spread, c(0))
+    norm = b.Divide(c(1), b.Multiply(b.Select(grey, c(1), spread), c(6)))
+    hue = b.Select(b.Equal(r, value), b.Multiply(norm, b.Subtract(g, b_)),
+                   b.Select(b.Equal(g, value), b.Add(b.Multiply(norm, b.Subtract(b_, r)), c(2 / 6)),
+                            b.Add(b.Multiply(norm, b.Subtract(r, g)), c(4 / 6))))
+    hue = b.Select(grey, c(0), hue)
+    hue = b.Select(b.Less(hue, c(0)), b.Add(hue, c(1)), hue)
+    return hue, saturation, value
+
+
+def hsv_to_rgb(b: OpBuilder, h: Port, s: Port, v: Port) -> tuple[Port, Port, Port]:
+    """Each channel ((1 - s) + s * ramp(6h)) * v, the ramps clamp(|6h - 3| - 1),
+    clamp(2 - |6h - 2|) and clamp(2 - |6h - 4|) to [0, 1]."""
+    c = lambda x: _const_as(b, x, h)  # noqa: E731
+    sixths = b.Multiply(h, c(6))
+    one_minus_s = b.Subtract(c(1), s)
+
+    def channel(centre, sign):
+        distance = b.Abs(b.Subtract(sixths, c(centre)))
+        ramp = b.Subtract(distance, c(1)) if sign > 0 else b.Subtract(c(2), distance)
+        ramp = b.Minimum(b.Maximum(ramp, c(0)), c(1))
+        return b.Multiply(b.Add(one_minus_s, b.Multiply(s, ramp)), v)
+    return channel(3, 1), channel(2, -1), channel(4, -1)
+
+
+def _joined(b: OpBuilder, channels, dtype: str) -> Port:
+    return convert(b, b.Concat(*channels, axis=-1), dtype)
+
+
+@translator("tf", "RGBToHSV")
+def rgb_to_hsv_op(node, b):
+    *rgb, dtype = _channels(b, node.in_port(0).get_source())
+    return [_joined(b, rgb_to_hsv(b, *rgb), dtype)]
+
+
+@translator("tf", "HSVToRGB")
+def hsv_to_rgb_op(node, b):
+    *hsv, dtype = _channels(b, node.in_port(0).get_source())
+    return [_joined(b, hsv_to_rgb(b, *hsv), dtype)]
+
+
+@translator("tf", "AdjustHue")
+def adjust_hue(node, b):
+    """The hue shifted by ``delta`` and wrapped into [0, 1)."""
+    *rgb, dtype = _channels(b, node.in_port(0).get_source())
+    h, s, v = rgb_to_hsv(b, *rgb)
+    shifted = b.Add(h, convert(b, node.in_port(1).get_source(), h.data.get_dtype()))
+    h = b.Subtract(shifted, b.Floor(shifted))
+    return [_joined(b, hsv_to_rgb(b, h, s, v), dtype)]
+
+
+@translator("tf", "AdjustSaturation")
+def adjust_saturation(node, b):
+    """The saturation multiplied by ``scale`` and clamped to [0, 1]."""
+    *rgb, dtype = _channels(b, node.in_port(0).get_source())
+    h, s, v = rgb_to_hsv(b, *rgb)
+    s = b.Multiply(s, convert(b, node.in_port(1).get_source(), s.data.get_dtype()))
+    s = b.Minimum(b.Maximum(s, _const_as(b, 0, s)), _const_as(b, 1, s))
+    return [_joined(b, hsv_to_rgb(b, h, s, v), dtype)]
+
+
+@translator("tf", "AdjustContrastv2")
+def adjust_contrast(node, b):
+    """(x - mean) * contrast_factor + mean, the mean per channel over the image's height and
+    width (dimensions -3 and -2), in f32."""
+    images = node.in_port(0).get_source()
+    data = convert(b, images, "f32")
+    mean = b.ReduceMean(data, i64(-3, -2), keep_dims=True)
+    factor = convert(b, node.in_port(1).get_source(), "f32")
+    return [convert(b, b.Add(b.Multiply(b.Subtract(data, mean), factor), mean), images.data.get_dtype())]
