@@ -66,3 +66,12 @@ def test_fused_batch_norm_training_dynamic_batch(tmp_path):
 
 def test_fused_batch_norm_training_3d(tmp_path):
     check_tf(tmp_path, lambda x: training_bn("FusedBatchNormV3", x, "NDHWC", 1.0), [random((2, 3, 4, 5, C), seed=3)])
+
+
+@pytest.mark.parametrize("op", ["FusedBatchNormV2", "FusedBatchNormV3"])
+def test_fused_batch_norm_inference_half(tmp_path, op):
+    """f16 data with f32 statistics."""
+    def fn(x):
+        return getattr(raw, op)(x=x, scale=SCALE, offset=OFFSET, mean=MEAN, variance=VAR, epsilon=1e-3,
+                                is_training=False)[0]
+    check_tf(tmp_path, fn, [X.astype(np.float16)], atol=5e-3, rtol=5e-3)
