@@ -15,7 +15,7 @@ from mo.graph.port import Port
 CROP_METHODS = ("bilinear", "nearest")
 
 
-def _f32(b: OpBuilder, value: float) -> np.ndarray:
+def _f32(value: float) -> np.ndarray:
     return np.array(value, np.float32)
 
 
@@ -23,17 +23,17 @@ def _crop_positions(b: OpBuilder, low: Port, high: Port, size: int, extent: Port
     """Sample positions [N, size] along one image axis of ``extent`` pixels for boxes from
     ``low`` to ``high`` [N, 1] (normalized): low * (extent - 1) + i * (high - low) * (extent - 1) /
     (size - 1), or the box centre when ``size`` is 1."""
-    last = b.Subtract(extent, _f32(b, 1))
+    last = b.Subtract(extent, _f32(1))
     if size == 1:
-        return b.Multiply(b.Multiply(b.Add(low, high), _f32(b, 0.5)), last)
+        return b.Multiply(b.Multiply(b.Add(low, high), _f32(0.5)), last)
     steps = np.arange(size, dtype=np.float32).reshape(1, -1)
-    step = b.Divide(b.Multiply(b.Subtract(high, low), last), _f32(b, size - 1))
+    step = b.Divide(b.Multiply(b.Subtract(high, low), last), _f32(size - 1))
     return b.Add(b.Multiply(low, last), b.Multiply(step, steps))
 
 
 def _inside(b: OpBuilder, positions: Port, extent: Port) -> Port:
-    return b.LogicalAnd(b.GreaterEqual(positions, _f32(b, 0)),
-                        b.LessEqual(positions, b.Subtract(extent, _f32(b, 1))))
+    return b.LogicalAnd(b.GreaterEqual(positions, _f32(0)),
+                        b.LessEqual(positions, b.Subtract(extent, _f32(1))))
 
 
 def _index(b: OpBuilder, positions: Port, extent_i64: Port) -> Port:
@@ -86,7 +86,7 @@ def crop_and_resize(node, b):
         upper = b.Add(tl, b.Multiply(b.Subtract(tr, tl), x_lerp))
         lower = b.Add(bl, b.Multiply(b.Subtract(br, bl), x_lerp))
         value = b.Add(upper, b.Multiply(b.Subtract(lower, upper), y_lerp))
-    return [b.Select(inside, value, _f32(b, extrapolation))]
+    return [b.Select(inside, value, _f32(extrapolation))]
 
 
 @translator("tf", "ExtractImagePatches")
