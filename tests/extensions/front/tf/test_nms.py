@@ -77,3 +77,38 @@ def test_nms_v5(tmp_path, sigma, iou, pad, dtype):
         boxes=b, scores=s, max_output_size=12, iou_threshold=np.array(iou, dtype),
         score_threshold=np.array(0.05, dtype), soft_nms_sigma=np.array(sigma, dtype), pad_to_max_output_size=pad),
         [boxes, scores], atol=tol, rtol=tol)
+
+
+def combined_inputs(batch=2, n=20, classes=3, q=1, seed=5):
+    boxes = np.stack([np.stack([boxes_and_scores(n, seed + 10 * k + j)[0] for j in range(q)], axis=1)
+                      for k in range(batch)])                                   # [B, N, q, 4]
+    rng = np.random.default_rng(seed)
+    scores = rng.permutation(batch * n * classes).reshape(batch, n, classes) / (batch * n * classes)
+    return (boxes * 1.3 - 0.15).astype(np.float32), scores.astype(np.float32)   # some corners outside [0, 1]
+
+
+@pytest.mark.parametrize("q", [1, 3])
+@pytest.mark.parametrize("per_class,total", [(4, 7), (3, 20), (10, 5)])
+@pytest.mark.parametrize("pad_per_class", [False, True])
+@pytest.mark.parametrize("clip", [True, False])
+def test_combined_nms(tmp_path, q, per_class, total, pad_per_class, clip):
+    boxes, scores = combined_inputs(q=q)
+    check_tf(tmp_path, lambda b, s: raw.CombinedNonMaxSuppression(
+        boxes=b, scores=s, max_output_size_per_class=per_class, max_total_size=total, iou_threshold=0.5,
+        score_threshold=0.2, pad_per_class=pad_per_class, clip_boxes=clip), [boxes, scores])
+
+
+def test_combined_nms_dynamic_batch(tmp_path):
+    boxes, scores = combined_inputs(batch=3)
+    check_tf(tmp_path, lambda b, s: raw.CombinedNonMaxSuppression(
+        boxes=b, scores=s, max_output_size_per_class=5, max_total_size=8, iou_threshold=0.4, score_threshold=0.0),
+        [boxes, scores], dynamic_batch=True)
+
+
+@pytest.mark.parametrize("score_threshold", [0.97, 2.0])
+def test_combined_nms_few_or_no_boxes(tmp_path, score_threshold):
+    """Batches with no box over the threshold, and no box selected at all."""
+    boxes, scores = combined_inputs()
+    check_tf(tmp_path, lambda b, s: raw.CombinedNonMaxSuppression(
+        boxes=b, scores=s, max_output_size_per_class=4, max_total_size=6, iou_threshold=0.5,
+        score_threshold=score_threshold), [boxes, scores])
