@@ -42,10 +42,12 @@ def _index(b: OpBuilder, positions: Port, extent_i64: Port) -> Port:
     return b.Minimum(b.Maximum(index, np.int64(0)), b.Subtract(extent_i64, np.int64(1)))
 
 
-def _gather_rows_cols(b: OpBuilder, images: Port, rows: Port, cols: Port) -> Port:
-    """images [N, H, W, C] at rows [N, h] and columns [N, w] -> [N, h, w, C]."""
-    picked = b.Gather(images, rows, np.int64(1), batch_dims=1)
-    return b.Gather(picked, cols, np.int64(2), batch_dims=1)
+def _gather_rows_cols(b: OpBuilder, pixels: Port, first_rows: Port, width: Port, rows: Port, cols: Port) -> Port:
+    """The f32 pixels [B * H * W, C] at rows [N, h] and columns [N, w] of each box's image
+    (whose first row is first_rows [N, 1, 1]) -> [N, h, w, C]: one Gather, so no image is
+    copied per box."""
+    index = b.Multiply(b.Add(first_rows, b.Unsqueeze(rows, i64(2))), width)
+    return convert(b, b.Gather(pixels, b.Add(index, b.Unsqueeze(cols, i64(1))), np.int64(0)), "f32")
 
 
 @translator("tf", "CropAndResize")
@@ -65,16 +67,21 @@ def crop_and_resize(node, b):
     if image.data.get_rank() not in (None, 4):
         raise ConversionError(f"its image has rank {image.data.get_rank()} where TensorFlow takes rank 4.")
     extrapolation = float(TfExtractor.attr(node, "extrapolation_value", 0.0))
-    images = b.Gather(convert(b, image, "f32"), convert(b, box_ind, "i64"), np.int64(0))     # [N, H, W, C]
     height_i, width_i = dim(b, image, 1), dim(b, image, 2)
+    pixels = b.Reshape(image, b.Concat(i64(-1), b.Reshape(dim(b, image, 3), i64(1), special_zero=False), axis=0),
+                       special_zero=False)                                                     # [B * H * W, C]
+    first_rows = b.Unsqueeze(b.Multiply(convert(b, box_ind, "i64"), height_i), i64(1, 2))     # [N, 1, 1]
+
+    def gather(rows, cols):
+        return _gather_rows_cols(b, pixels, first_rows, width_i, rows, cols)
     height, width = b.Convert(height_i, destination_type="f32"), b.Convert(width_i, destination_type="f32")
     y1, x1, y2, x2 = b.Split(convert(b, boxes, "f32"), np.int64(1), num_splits=4)          # [N, 1] each
     ys, xs = _crop_positions(b, y1, y2, crop_h, height), _crop_positions(b, x1, x2, crop_w, width)
     inside = b.LogicalAnd(b.Unsqueeze(_inside(b, ys, height), i64(2, 3)),
                           b.Unsqueeze(_inside(b, xs, width), i64(1, 3)))                    # [N, h, w, 1]
     if method == "nearest":
-        value = _gather_rows_cols(b, images, _index(b, b.Round(ys, mode="half_away_from_zero"), height_i),
-                                  _index(b, b.Round(xs, mode="half_away_from_zero"), width_i))
+        value = gather(_index(b, b.Round(ys, mode="half_away_from_zero"), height_i),
+                       _index(b, b.Round(xs, mode="half_away_from_zero"), width_i))
     else:
         top, left = b.Floor(ys), b.Floor(xs)
         bottom, right = b.Ceiling(ys), b.Ceiling(xs)
@@ -82,7 +89,7 @@ def crop_and_resize(node, b):
         x_lerp = b.Unsqueeze(b.Subtract(xs, left), i64(1, 3))
         rows = [_index(b, p, height_i) for p in (top, bottom)]
         cols = [_index(b, p, width_i) for p in (left, right)]
-        (tl, tr), (bl, br) = ([_gather_rows_cols(b, images, r, c) for c in cols] for r in rows)
+        (tl, tr), (bl, br) = ([gather(r, c) for c in cols] for r in rows)
         upper = b.Add(tl, b.Multiply(b.Subtract(tr, tl), x_lerp))
         lower = b.Add(bl, b.Multiply(b.Subtract(br, bl), x_lerp))
         value = b.Add(upper, b.Multiply(b.Subtract(lower, upper), y_lerp))
