@@ -48,3 +48,66 @@ def test_fake_quant_per_channel(tmp_path, bits, narrow, rank):
     high = np.array([6.0, 5.1, 3.0, -1.0], np.float32)
     check_tf(tmp_path, lambda a: raw.FakeQuantWithMinMaxVarsPerChannel(inputs=a, min=low, max=high, num_bits=bits,
                                                                        narrow_range=narrow), [x])
+
+
+QDQ_RANGES = [(-10.0, 5.0), (-10.0, 10.0), (-0.5, 6.0), (0.5, 3.0), (-4.0, -1.0)]
+
+
+@pytest.mark.parametrize("op", ["QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"])
+@pytest.mark.parametrize("bounds", QDQ_RANGES)
+@pytest.mark.parametrize("signed,narrow", [(True, False), (True, True), (False, False)])
+@pytest.mark.parametrize("bits", [8, 4])
+def test_quantize_dequantize_given_range(tmp_path, op, bounds, signed, narrow, bits):
+    low, high = (np.array(v, np.float32) for v in bounds)
+    check_tf(tmp_path, lambda x: getattr(raw, op)(input=x * 1.5, input_min=low, input_max=high, signed_input=signed,
+                                                  num_bits=bits, range_given=True, narrow_range=narrow), [X])
+
+
+@pytest.mark.parametrize("round_mode", ["HALF_TO_EVEN", "HALF_UP"])
+@pytest.mark.parametrize("signed", [True, False])
+@pytest.mark.parametrize("bits", [8, 16, 3])
+def test_quantize_dequantize_input_range(tmp_path, round_mode, signed, bits):
+    """The range is the input's own min and max."""
+    zero = np.array(0, np.float32)
+    check_tf(tmp_path, lambda x: raw.QuantizeAndDequantizeV2(input=x, input_min=zero, input_max=zero,
+                                                             signed_input=signed, num_bits=bits, range_given=False,
+                                                             round_mode=round_mode), [X])
+
+
+@pytest.mark.parametrize("axis", [0, 3, 1])
+def test_quantize_dequantize_per_axis(tmp_path, axis):
+    """A range per slice of the input along ``axis``, from the input."""
+    zero = np.zeros(X.shape[axis], np.float32)
+    check_tf(tmp_path, lambda x: raw.QuantizeAndDequantizeV4(input=x, input_min=zero, input_max=zero, num_bits=8,
+                                                             range_given=False, axis=axis), [X])
+
+
+@pytest.mark.parametrize("axis", [0, 3])
+def test_quantize_dequantize_per_axis_given_range(tmp_path, axis):
+    """Given ranges per slice, checked against one quantization per slice (TensorFlow 2.21 refuses
+    the op's own per-axis form, asking for scalar bounds)."""
+    size = X.shape[axis]
+    low = np.linspace(-6, -0.5, size).astype(np.float32)
+    high = np.linspace(0.5, 7, size).astype(np.float32)
+
+    def per_slice(x):
+        return tf.stack([raw.QuantizeAndDequantizeV4(input=s, input_min=low[k], input_max=high[k], num_bits=8,
+                                                     range_given=True)
+                         for k, s in enumerate(tf.unstack(x, axis=axis))], axis=axis)
+    check_tf(tmp_path, lambda x: raw.QuantizeAndDequantizeV4(input=x, input_min=low, input_max=high, num_bits=8,
+                                                             range_given=True, axis=axis), [X], reference=per_slice)
+
+
+@pytest.mark.parametrize("bits", [8, 5])
+def test_quantize_dequantize_v3(tmp_path, bits):
+    check_tf(tmp_path, lambda x: raw.QuantizeAndDequantizeV3(input=x, input_min=np.float32(-3), input_max=np.float32(4),
+                                                             num_bits=bits, range_given=True), [X])
+
+
+@pytest.mark.parametrize("range_given", [True, False])
+def test_quantize_dequantize_double(tmp_path, range_given):
+    """(TensorFlow has CPU kernels for f32 and f64 only.)"""
+    low, high = np.array(-5, np.float64), np.array(5, np.float64)
+    check_tf(tmp_path, lambda x: raw.QuantizeAndDequantizeV2(input=x, input_min=low, input_max=high,
+                                                             range_given=range_given), [X.astype(np.float64)],
+             atol=1e-5, rtol=1e-5)
