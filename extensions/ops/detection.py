@@ -73,7 +73,7 @@ class ROIAlign(Op):
 
 class NonMaxSuppression(Op):
     """Boxes [B, N, 4] and scores [B, C, N] -> selected_indices [?, 3] (batch, class, box),
-    selected_scores [?, 3] and valid_outputs [1]; the number selected is known at run time."""
+    selected_scores [?, 3] (f32) and valid_outputs [1]; the number selected is known at run time."""
 
     op = "NonMaxSuppression"
     version = "opset9"
@@ -85,7 +85,7 @@ class NonMaxSuppression(Op):
     @classmethod
     def type_infer(cls, node):
         node.out_port(0).data.set_dtype(node.output_type)
-        node.out_port(1).data.set_dtype(node.in_dtype(0))
+        node.out_port(1).data.set_dtype("f32")      # whatever the boxes' type, as the runtime does
         node.out_port(2).data.set_dtype(node.output_type)
 
     @classmethod
@@ -118,7 +118,7 @@ class NonMaxSuppression(Op):
             rows, kept_scores = [rows[i] for i in order], [kept_scores[i] for i in order]
         index_type = np.int64 if node.output_type == "i64" else np.int32
         selected = np.array(rows, index_type).reshape(-1, 3)
-        selected_scores = np.array([(b, c, v) for (b, c, _), v in zip(rows, kept_scores)], scores.dtype).reshape(-1, 3)
+        selected_scores = np.array([(b, c, v) for (b, c, _), v in zip(rows, kept_scores)], np.float32).reshape(-1, 3)
         return selected, selected_scores, np.array([len(rows)], index_type)
 
 

@@ -17,7 +17,7 @@ from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
-from mo.graph.building import grouped_weights, input_rank
+from mo.graph.building import convert, dim, grouped_weights, i64, input_rank
 
 CONVOLUTIONS = ("Conv2D", "Conv3D", "DepthwiseConv2dNative")
 TRANSPOSED = ("Conv2DBackpropInput", "Conv3DBackpropInputV2")
@@ -29,7 +29,7 @@ class WindowExtractor(TfExtractor):
     """strides, dilations, padding, explicit_paddings, data_format (and ksize of the poolings)
     as TensorFlow gives them, and the rank of the data (5 for the 3D ops)."""
 
-    op_types = CONVOLUTIONS + TRANSPOSED + POOLS
+    op_types = CONVOLUTIONS + TRANSPOSED + POOLS + ("MaxPoolWithArgmax",)
 
     @classmethod
     def extract(cls, node):
@@ -148,15 +148,20 @@ def _transposed_pads(node, x, w, sizes, strides, dilations):
     return begin, end, extra
 
 
-def _pool(node, b, op: str, ksize, strides, **extra):
-    """``op`` over the spatial dims, channels-first; ``rounding_type`` floor."""
-    rank, fmt = node.rank, node.data_format
-    x = in_channels_first(b, node.in_port(0).get_source(), node, rank)
+def _pool_op(node, b, op: str, ksize, strides, **extra):
+    """``op`` over the spatial dims of the node's input, channels-first; ``rounding_type``
+    floor."""
+    x = in_channels_first(b, node.in_port(0).get_source(), node, node.rank)
     attrs = window_attrs(node)
     attrs.pop("dilations")
-    attrs.update(kernel=spatial(ksize, fmt), strides=spatial(strides, fmt))
-    y = b.op(op, x, name=node.name, rounding_type="floor", **attrs, **extra)
-    return [back_to_data_format(b, y[0] if isinstance(y, tuple) else y, node, rank)]
+    attrs.update(kernel=spatial(ksize, node.data_format), strides=spatial(strides, node.data_format))
+    return b.op(op, x, name=node.name, rounding_type="floor", **attrs, **extra)
+
+
+def _pool(node, b, op: str, ksize, strides, **extra):
+    """``op``'s first output in the node's data_format."""
+    y = _pool_op(node, b, op, ksize, strides, **extra)
+    return [back_to_data_format(b, y[0] if isinstance(y, tuple) else y, node, node.rank)]
 
 
 @translator("tf", "MaxPool", "MaxPool3D")
@@ -177,3 +182,24 @@ def max_pool_v2(node, b):
 def avg_pool(node, b):
     """AvgPool with the padding excluded from the averages, as TensorFlow does."""
     return _pool(node, b, "AvgPool", node.ksize, node.strides, **{"exclude-pad": True})
+
+
+@translator("tf", "MaxPoolWithArgmax")
+def max_pool_with_argmax(node, b):
+    """MaxPool (NHWC) and the position of each maximum in the NHWC input flattened per image,
+    ((y * W) + x) * C + c, plus b * H * W * C with ``include_batch_in_index``, in Targmax. The
+    opset op gives y * W + x (its indices counted from dimension 2); the channel and batch terms
+    are added to it."""
+    x = node.in_port(0).get_source()
+    if input_rank(node) != 4:
+        raise ConversionError(f"its input has rank {input_rank(node)} where TensorFlow takes rank 4.")
+    y, index = _pool_op(node, b, "MaxPool", node.ksize, node.strides, index_element_type="i64", axis=2)
+    channels = dim(b, x, 3)
+    channel = b.Unsqueeze(b.Range(np.int64(0), channels, np.int64(1), output_type="i64"), i64(0, 2, 3))
+    index = b.Add(b.Multiply(index, channels), channel)
+    if TfExtractor.attr(node, "include_batch_in_index", False):
+        image_size = b.Multiply(b.Multiply(dim(b, x, 1), dim(b, x, 2)), channels)
+        batch = b.Unsqueeze(b.Range(np.int64(0), dim(b, x, 0), np.int64(1), output_type="i64"), i64(1, 2, 3))
+        index = b.Add(index, b.Multiply(batch, image_size))
+    index = convert(b, index, TfExtractor.dtype(node, "Targmax") or "i64")
+    return [back_to_data_format(b, y, node, 4), back_to_data_format(b, index, node, 4)]

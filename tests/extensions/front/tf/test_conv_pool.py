@@ -193,3 +193,37 @@ def test_keras_style_flatten_after_convolution(tmp_path):
         return tf.matmul(tf.reshape(y, tf.stack([tf.shape(y)[0], -1])), dense)
     types = ir_op_types(check_tf(tmp_path, fn, [np.concatenate([X, X * 2])], dynamic_batch=True))
     assert types.count("Transpose") == 2, types
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("include_batch", [False, True])
+@pytest.mark.parametrize("targmax", [tf.int64, tf.int32])
+def test_max_pool_with_argmax(tmp_path, padding, include_batch, targmax):
+    check_tf(tmp_path, lambda x: raw.MaxPoolWithArgmax(input=x, ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1],
+                                                       padding=padding, Targmax=targmax,
+                                                       include_batch_in_index=include_batch),
+             [np.concatenate([X, X[:, ::-1]])])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32, np.uint8])
+def test_max_pool_with_argmax_types(tmp_path, dtype):
+    x = random((2, 5, 6, 3), dtype, seed=3, low=0, high=200)
+    check_tf(tmp_path, lambda a: raw.MaxPoolWithArgmax(input=a, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                                       padding="SAME", include_batch_in_index=True), [x])
+
+
+def test_max_pool_with_argmax_dynamic_batch(tmp_path):
+    check_tf(tmp_path, lambda x: raw.MaxPoolWithArgmax(input=x, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+                                                       padding="SAME", include_batch_in_index=True),
+             [np.concatenate([X, X * 2])], dynamic_batch=True)
+
+
+@pytest.mark.parametrize("op", ["ResizeBilinear", "ResizeBicubic", "ResizeNearestNeighbor"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, np.float16, np.float64])
+@pytest.mark.parametrize("half_pixel", [False, True])
+def test_resize_types(tmp_path, op, dtype, half_pixel):
+    """Bilinear and bicubic give f32 whatever the input type, nearest keeps it."""
+    x = random((1, 4, 5, 2), dtype, seed=3, low=0, high=100)
+    tol = 5e-2 if op == "ResizeBicubic" or dtype == np.float16 else 1e-3
+    check_tf(tmp_path, lambda a: getattr(raw, op)(images=a, size=(7, 3), half_pixel_centers=half_pixel), [x],
+             atol=tol, rtol=1e-3)
