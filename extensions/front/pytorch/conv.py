@@ -157,7 +157,7 @@ def _adaptive_input(node, a, b):
 
 
 @aten("aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d",
-      "aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool3d")
+      "aten::_adaptive_avg_pool1d", "aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool3d")
 def adaptive_avg_pool(node, a, b):
     """adaptive_avg_pool{1,2,3}d(input, output_size)."""
     x, added, size = _adaptive_input(node, a, b)
