@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, convert, dim_size, rank_of, reshape
+from extensions.front.pytorch.aten import const, convert, dim_size, rank_of, reshape, scalar_int
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -50,15 +50,19 @@ def _direction(b, params, op: str, hidden: int, et: str):
 
 def _sequence(node, a, b, op: str, **attrs):
     """(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) as
-    one ``op`` per layer: the output sequence, then the last states of every layer and direction."""
-    x = a.tensor("input")
+    one ``op`` per layer: the output sequence, then the last states of every layer and direction.
+    The packed form (data, batch_sizes, hx, params, ...; see _pack_padded_sequence) runs each
+    sequence for its own length."""
+    packed = a.has("batch_sizes")
+    x = a.tensor("data" if packed else "input")
     et = x.data.get_dtype()
     if rank_of(x, node) != 3:
-        raise ConversionError("An unbatched (2-D) input is not supported.")
+        raise ConversionError("An unbatched (2-D) input is not supported." if not packed else
+                              "A packed sequence not made by pack_padded_sequence is not supported.")
     params = [convert(b, p, et) for p in a.tensors("params")]
     has_biases, layers = bool(a.const("has_biases")), int(a.const("num_layers"))
     dirs = 2 if a.const("bidirectional") else 1
-    batch_first = bool(a.const("batch_first"))
+    batch_first = not packed and bool(a.const("batch_first"))
     per_direction = 4 if has_biases else 2
     if len(params) != layers * dirs * per_direction:
         raise ConversionError(f"{len(params)} weights are given, {layers * dirs * per_direction} expected.")
@@ -67,7 +71,8 @@ def _sequence(node, a, b, op: str, **attrs):
     if not batch_first:
         x = b.Transpose(x, _SWAP_01)
     batch = reshape(b, dim_size(b, x, 0), [1])
-    lengths = b.Broadcast(dim_size(b, x, 1), batch)
+    lengths = _lengths(b, a.tensor("batch_sizes"), dim_size(b, x, 0)) if packed else \
+        b.Broadcast(dim_size(b, x, 1), batch)
     while len(states) < (2 if op == "LSTMSequence" else 1):
         states.append(b.Broadcast(const(b, 0, et), b.Concat(i64(layers * dirs), batch, i64(hidden), axis=0)))
     attrs.update(hidden_size=hidden, direction="bidirectional" if dirs == 2 else "forward")
@@ -108,3 +113,58 @@ def rnn_tanh(node, a, b):
 @aten("aten::rnn_relu")
 def rnn_relu(node, a, b):
     return _sequence(node, a, b, "RNNSequence", activations=["relu"])
+
+
+# ---------------------------------------------------------------------------- packed sequences
+# A PackedSequence made by pack_padded_sequence is kept padded: its data is the time-major
+# [T, B, features] input (sorted by decreasing length, as pack_padded_sequence sorts it), its
+# batch_sizes PyTorch's own (the number of sequences longer than each step: [max length]). The
+# recurrent layers take the lengths from batch_sizes into their sequence ops; _pad_packed_sequence
+# gives the data back padded with padding_value to total_length steps.
+
+
+def _lengths(b, batch_sizes, batch):
+    """The length of each of the ``batch`` (0-d) sequences: how many steps have more sequences
+    than its index."""
+    index = b.Range(const(b, 0, "i64"), batch, const(b, 1, "i64"), output_type="i64")
+    longer = b.Greater(b.Unsqueeze(convert(b, batch_sizes, "i64"), i64(1)), index)
+    return b.ReduceSum(convert(b, longer, "i64"), i64(0), keep_dims=False)
+
+
+@aten("aten::_pack_padded_sequence")
+def pack_padded_sequence(node, a, b):
+    """_pack_padded_sequence(input, lengths, batch_first): the time-major padded data and the
+    batch sizes of the steps up to the longest length."""
+    x, lengths = a.tensor("input"), convert(b, a.tensor("lengths"), "i64")
+    if a.const("batch_first"):
+        x = b.Transpose(x, _SWAP_01)
+    steps = b.Range(const(b, 0, "i64"), b.ReduceMax(lengths, i64(0), keep_dims=False), const(b, 1, "i64"),
+                    output_type="i64")
+    longer = b.Greater(b.Unsqueeze(lengths, i64(0)), b.Unsqueeze(steps, i64(1)))
+    return [x, b.ReduceSum(convert(b, longer, "i64"), i64(1), keep_dims=False)]
+
+
+@aten("aten::_pad_packed_sequence")
+def pad_packed_sequence(node, a, b):
+    """_pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_length): the data
+    with padding_value after each sequence's end, total_length steps long, and the lengths."""
+    data = a.tensor("data")
+    et = data.data.get_dtype()
+    if rank_of(data, node) < 2:
+        raise ConversionError("A packed sequence not made by pack_padded_sequence is not supported.")
+    lengths = _lengths(b, a.tensor("batch_sizes"), dim_size(b, data, 1))
+    value = float(a.const("padding_value", 0.0))
+    if value != 0:
+        steps = b.Range(const(b, 0, "i64"), dim_size(b, data, 0), const(b, 1, "i64"), output_type="i64")
+        inside = b.Less(b.Unsqueeze(steps, i64(1)), lengths)
+        inside = b.Reshape(inside, i64(0, 0, *[1] * (rank_of(data, node) - 2)), special_zero=True)
+        data = b.Select(inside, data, const(b, value, et))
+    total = a.value("total_length")
+    total = scalar_int(b, a.tensor("total_length") if total is None else int(total))
+    kept = b.Slice(data, i64(0), b.Reshape(total, i64(1), special_zero=False), i64(1), i64(0))
+    missing = b.Maximum(b.Subtract(total, dim_size(b, data, 0)), const(b, 0, "i64"))
+    pads_end = b.Concat(b.Reshape(missing, i64(1), special_zero=False), i64(*[0] * (rank_of(data, node) - 1)), axis=0)
+    padded = b.Pad(kept, i64(*[0] * rank_of(data, node)), pads_end, const(b, value, et), pad_mode="constant")
+    if a.const("batch_first"):
+        padded = b.Transpose(padded, i64(1, 0, *range(2, rank_of(data, node))))
+    return [padded, lengths]
