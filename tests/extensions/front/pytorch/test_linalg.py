@@ -69,7 +69,8 @@ class Distances(torch.nn.Module):
     def forward(self, x, y):
         pair = torch.nn.functional.pairwise_distance
         return torch.cdist(x, y, p=self.p), torch.cdist(x[0], y[1], p=self.p), pair(x, y[:, :4], p=self.p), \
-            pair(x[0], y[0, :4], p=self.p, keepdim=True, eps=0.1), torch.nn.PairwiseDistance(p=self.p)(x[1], y[1, 0])
+            pair(x[0], y[0, :4], p=self.p, keepdim=True, eps=0.1), torch.nn.PairwiseDistance(p=self.p)(x[1], y[1, 0]), \
+            torch.ops.aten._cdist_forward(x, y, float(self.p), None)
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -72,6 +72,19 @@ def test_grid_sample(mode, padding, corners, path, tmp_path):
     check_module(GridSample(mode, padding, corners), (x, grid), tmp_path, path)
 
 
+class GridSampler2d(torch.nn.Module):
+    """grid_sampler_2d (what decomposed exported programs hold) called as an ATen op: modes and
+    paddings as numbers."""
+
+    def forward(self, x, grid):
+        return torch.ops.aten.grid_sampler_2d(x, grid, 0, 2, False), torch.ops.aten.grid_sampler_2d(x, grid, 2, 0, True)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grid_sampler_2d(path, tmp_path):
+    check_module(GridSampler2d(), (torch.randn(2, 3, 5, 6), torch.rand(2, 4, 7, 2) * 2.6 - 1.3), tmp_path, path)
+
+
 @pytest.mark.parametrize("path", PATHS)
 def test_grid_sample_f64(path, tmp_path):
     x, grid = torch.randn(2, 2, 4, 5, dtype=torch.float64), torch.rand(2, 3, 3, 2, dtype=torch.float64) * 2 - 1
@@ -92,15 +105,18 @@ class Antialiased(torch.nn.Module):
     def forward(self, x):
         def resized(**kw):
             return F.interpolate(x, mode=self.mode, antialias=True, **kw)
+        aa = getattr(torch.ops.aten, f"_upsample_{self.mode}2d_aa")
         return resized(size=(5, 7)), resized(size=(20, 9)), resized(size=(12, 16)), resized(scale_factor=0.5), \
             resized(scale_factor=(0.25, 2.0), recompute_scale_factor=False), \
-            resized(scale_factor=0.3, recompute_scale_factor=True)
+            resized(scale_factor=0.3, recompute_scale_factor=True), aa(x, [5, 7], False), \
+            aa(x, [6, 4], False, 0.5, 0.25)
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 def test_antialiased_resize(mode, path, tmp_path):
-    """Down- and upscaling by sizes and by scale factors that are the ratio of the sizes."""
+    """Down- and upscaling by sizes and by scale factors that are the ratio of the sizes (also
+    the overload with sizes and scales, called as an ATen op)."""
     check_module(Antialiased(mode), (torch.randn(2, 3, 12, 16),), tmp_path, path)
 
 
