@@ -66,20 +66,28 @@ def _multi_head_attention(b, query, key, value, heads: int, qkv_w, qkv_b, proj_w
 def _attention(a, b):
     """ScaledDotProductAttention-13 of the arguments query, key, value, attn_mask, is_causal and
     scale (a scale without a mask goes with a zero mask, as the op takes its optional inputs in
-    order; a mask with is_causal is ignored, as PyTorch does)."""
+    order; a mask with is_causal is ignored, as PyTorch does). A query row the mask hides from
+    every key is 0, as in PyTorch (the op gives NaN)."""
     q, k, v = a.tensor(0), a.tensor(1), a.tensor(2)
     et = q.data.get_dtype()
     causal = bool(a.const("is_causal", False))
     scale = a.const("scale", None)
     mask = a.port("attn_mask")
     inputs = [q, convert(b, k, et), convert(b, v, et)]
+    hidden = None
     if mask is not None and not causal:
-        inputs.append(mask if mask.data.get_dtype() == "boolean" else convert(b, mask, et))
+        mask = mask if mask.data.get_dtype() == "boolean" else convert(b, mask, et)
+        inputs.append(mask)
+        if mask.data.get_rank() != 0:
+            hidden = b.LogicalNot(mask) if mask.data.get_dtype() == "boolean" else \
+                b.Equal(mask, const(b, -np.inf, et))
+            hidden = b.ReduceLogicalAnd(hidden, i64(-1), keep_dims=True)
     if scale is not None:
         if len(inputs) == 3:
             inputs.append(const(b, 0, et))
         inputs.append(const(b, scale, et))
-    return b.ScaledDotProductAttention(*inputs, causal=causal)
+    attended = b.ScaledDotProductAttention(*inputs, causal=causal)
+    return attended if hidden is None else b.Select(hidden, const(b, 0, et), attended)
 
 
 @aten("aten::scaled_dot_product_attention")

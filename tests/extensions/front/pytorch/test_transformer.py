@@ -87,8 +87,23 @@ class FlashForCpu(nn.Module):
 def test_flash_attention_for_cpu(path, tmp_path):
     q, k, v = (torch.randn(2, 3, 5, 4) for _ in range(3))
     bias = torch.randn(5, 5)
-    bias[:, 0] = 1   # no row masked throughout
+    bias[2] = float("-inf")   # a query row hidden from every key gives 0
     check_module(FlashForCpu(), (q, k, v, bias), tmp_path, path)
+
+
+class HiddenRows(nn.Module):
+    def forward(self, q, bias):
+        return F.scaled_dot_product_attention(q, q, q, attn_mask=bias), \
+            F.scaled_dot_product_attention(q, q, q, attn_mask=bias > -1, scale=0.2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_attention_of_hidden_rows(path, tmp_path):
+    """A query row that a float (-inf) or boolean mask hides from every key is 0, as in PyTorch."""
+    bias = torch.randn(2, 1, 4, 4)
+    bias[0, 0, 1] = float("-inf")
+    bias[1, 0, 3] = float("-inf")
+    check_module(HiddenRows(), (torch.randn(2, 3, 4, 5), bias), tmp_path, path)
 
 
 class Flash(nn.Module):
