@@ -391,8 +391,11 @@ def _promoted_floating(a, b):
 
 @aten("aten::atan2", "aten::arctan2")
 def atan2(node, a, b):
-    """atan(y / x) moved by pi into the left half-plane (by -pi below the x axis); 0 at the origin."""
+    """atan(y / x) moved by pi into the left half-plane (by -pi below the x axis); 0 at the origin,
+    and the diagonal directions where both are infinite."""
     y, x, c = _promoted_floating(a, b)
+    infinite = b.LogicalAnd(b.IsInf(y), b.IsInf(x))
+    y, x = (b.Select(infinite, b.Sign(t), t) for t in (y, x))
     ratio = b.Atan(b.Divide(y, x))
     turn = b.Select(b.GreaterEqual(y, c(0)), c(math.pi), c(-math.pi))
     angle = b.Select(b.Less(x, c(0)), b.Add(ratio, turn), ratio)

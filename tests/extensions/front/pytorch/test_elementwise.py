@@ -125,11 +125,18 @@ class Gcd(torch.nn.Module):
 
 
 def _quadrants(dtype):
-    """Points in every quadrant, on both axes and at the origin."""
+    """Points in every quadrant, on both axes and at the origin (in f32 also at infinity: the CPU
+    plugin computes f64 in f32 and turns infinities into the largest f32)."""
     y = torch.tensor([[1, 1, -1, -1, 0, 0, 2, -2, 0], [3, -3, 2, -1, 5, 0, 1, 0, 4]])
     x = torch.tensor([[1, -1, 1, -1, 2, -2, 0, 0, 0], [-2, 4, 0, -5, -1, 3, 1, 2, 0]])
-    return y.to(dtype) * 0.7 if dtype.is_floating_point else y.to(dtype), \
-        x.to(dtype) * 1.3 if dtype.is_floating_point else x.to(dtype)
+    if not dtype.is_floating_point:
+        return y.to(dtype), x.to(dtype)
+    y, x = y.to(dtype) * 0.7, x.to(dtype) * 1.3
+    if dtype == torch.float32:
+        inf = float("inf")
+        y = torch.cat([y, torch.tensor([[inf, inf, -inf, -inf, inf, -inf, 1, -1, inf]])])
+        x = torch.cat([x, torch.tensor([[inf, -inf, inf, -inf, 1, -2, inf, -inf, 0]])])
+    return y, x
 
 
 @pytest.mark.parametrize("path", PATHS)
