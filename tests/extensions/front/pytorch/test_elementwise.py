@@ -111,7 +111,7 @@ def test_refused(module, message, tmp_path):
 
 class Atan2(torch.nn.Module):
     def forward(self, y, x):
-        return torch.atan2(y, x), torch.rad2deg(y), torch.deg2rad(x), torch.special.expit(y)
+        return torch.atan2(y, x), torch.rad2deg(y), torch.deg2rad(x), torch.special.expit(y), torch.arctan2(x, y)
 
 
 class LogAddExp(torch.nn.Module):
