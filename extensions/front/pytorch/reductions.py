@@ -241,8 +241,10 @@ def cosine_similarity(node, a, b):
 @aten("aten::norm", "aten::linalg_vector_norm", "aten::frobenius_norm")
 def vector_norm(node, a, b):
     """The ``ord`` / ``p`` vector norm over dims (2 by default; 0 counts non-zeros, +-inf is
-    the largest / smallest magnitude)."""
+    the largest / smallest magnitude), in the ``dtype`` argument's type when given."""
     x = _floating(b, a.tensor(0))
+    if _dtype(a) is not None:
+        x = convert(b, x, _dtype(a))
     order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
     return [p_norm(b, x, 2 if order is None else float(order), reduce_axes(a, node, rank_of(x, node)), _keep(a))]
 
