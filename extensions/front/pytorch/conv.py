@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import convert, dim_size, int_list_port, rank_of, scalar_int, shape_of
+from extensions.front.pytorch.aten import const, convert, dim_size, int_list_port, rank_of, scalar_int, shape_of
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import INT64_MAX, channel_bias, dims_slice, grouped_weights, i64
@@ -189,7 +189,7 @@ def im2col(node, a, b):
     args = _block_args(a)
     (kh, kw), (dh, dw), pads, strides = (args[k] for k in ("kernel_size", "dilation", "padding", "stride"))
     if any(pads):
-        x = b.Pad(x, i64(0, 0, *pads), i64(0, 0, *pads), convert(b, b.const(np.int64(0)), x.data.get_dtype()),
+        x = b.Pad(x, i64(0, 0, *pads), i64(0, 0, *pads), const(b, 0, x.data.get_dtype()),
                   pad_mode="constant")
     patches = []
     for i in range(kh):
@@ -229,7 +229,7 @@ def max_unpool2d(node, a, b):
     leading = dims_slice(b, shape_of(b, x), 0, rank - 2)
     flat = i64(*[0] * (rank - 2), -1)
     plane = int_list_port(b, [b.Multiply(*(scalar_int(b, v) for v in (height, width)))])
-    zeros = b.Broadcast(convert(b, b.const(np.int64(0)), x.data.get_dtype()), b.Concat(leading, plane, axis=0))
+    zeros = b.Broadcast(const(b, 0, x.data.get_dtype()), b.Concat(leading, plane, axis=0))
     y = b.ScatterElementsUpdate(zeros, b.Reshape(indices, flat, special_zero=True),
                                 b.Reshape(x, flat, special_zero=True), np.int64(rank - 2))
     return [b.Reshape(y, b.Concat(leading, int_list_port(b, [height, width]), axis=0), special_zero=False)]
