@@ -14,7 +14,9 @@ import numpy as np
 from extensions.front.pytorch.aten import const, convert, dim_size, rank_of, reshape, scalar_int
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
+from extensions.ops.control_flow import new_body, port_entry, sliced_entry
 from mo.errors import ConversionError
+from mo.graph.builder import OpBuilder
 from mo.graph.building import i64
 
 # OpenVINO gate order as indices of PyTorch's gates
@@ -83,7 +85,10 @@ def _sequence(node, a, b, op: str, **attrs):
                    for d in range(dirs)]
         w, r, bias = (b.Concat(*[b.Unsqueeze(wd[i], np.int64(0)) for wd in weights], axis=0) for i in range(3))
         initial = [b.Transpose(sliced(b, s, 0, layer * dirs, (layer + 1) * dirs), _SWAP_01) for s in states]
-        outputs = b.op(op, x, *initial, lengths, w, r, bias, **attrs)
+        if packed and not all(_static(t) for t in (x, lengths, *initial)):
+            outputs = _stepwise(b, node, op, x, initial, lengths, w, r, bias, attrs)
+        else:
+            outputs = b.op(op, x, *initial, lengths, w, r, bias, **attrs)
         # [batch, dirs, seq, H] -> [batch, seq, dirs * H]
         x = b.Reshape(b.Transpose(outputs[0], i64(0, 2, 1, 3)), i64(0, 0, -1), special_zero=True)
         for i, state in enumerate(outputs[1:]):
@@ -91,6 +96,69 @@ def _sequence(node, a, b, op: str, **attrs):
     if not batch_first:
         x = b.Transpose(x, _SWAP_01)
     return [x] + [parts[0] if len(parts) == 1 else b.Concat(*parts, axis=0) for parts in last]
+
+
+def _static(port) -> bool:
+    shape = port.data.get_shape()
+    return shape is not None and all(d >= 0 for d in shape)
+
+
+def _stepwise(b, node, op: str, x, initial, lengths, w, r, bias, attrs):
+    """The outputs of ``op`` (Y [batch, dirs, seq, H], last states [batch, dirs, H]) over sequences
+    of their own ``lengths``, computed one step at a time in a Loop per direction, each
+    sequence's states kept after its end and its outputs zero there; the reverse direction runs
+    forwards over each sequence reversed within its length. (OpenVINO's CPU plugin ignores the
+    sequence lengths of the sequence ops when an input shape is dynamic.)"""
+    dirs = w.data.get_shape()[0]
+    ys, finals = [], []
+    for d in range(dirs):
+        xd = b.ReverseSequence(x, lengths, batch_axis=0, seq_axis=1) if d == 1 else x
+        weights = [sliced(b, t, 0, d, d + 1) for t in (w, r, bias)]
+        outputs = _step_loop(b, node, op, xd, [sliced(b, t, 1, d, d + 1) for t in initial], lengths, weights,
+                             {**attrs, "direction": "forward"}, f"{node.name}/direction{d}")
+        y = outputs[0]
+        ys.append(b.ReverseSequence(y, lengths, batch_axis=0, seq_axis=2) if d == 1 else y)
+        finals.append(outputs[1:])
+    if dirs == 1:
+        return [ys[0], *finals[0]]
+    return [b.Concat(*ys, axis=1)] + [b.Concat(*parts, axis=1) for parts in zip(*finals)]
+
+
+def _step_loop(b, node, op: str, x, states, lengths, weights, attrs, name: str):
+    """One forward direction of ``op`` stepped in a Loop over dim 1 of x [batch, seq, in]."""
+    body = new_body(b.graph)
+    bb = OpBuilder(body, name)
+    et = x.data.get_dtype()
+
+    def parameter(like, label, shape=None):
+        return bb.node("Parameter", name=f"{name}/{label}", element_type=like.data.get_dtype(),
+                       shape=like.data.get_shape() if shape is None else shape)
+    step = bb.node("Parameter", name=f"{name}/step", shape=(), element_type="i64")
+    batch, features = x.data.get_shape()[0], x.data.get_shape()[2]
+    xt = parameter(x, "x", (batch, 1, features))
+    hs = [parameter(s, f"state{i}") for i, s in enumerate(states)]
+    ws = [parameter(t, f"weight{i}") for i, t in enumerate(weights)]
+    lp = parameter(lengths, "lengths")
+    ones = bb.Broadcast(const(bb, 1, "i64"), bb.ShapeOf(lp.out_port(0)))
+    outputs = bb.op(op, xt.out_port(0), *[h.out_port(0) for h in hs], ones, *[p.out_port(0) for p in ws], **attrs)
+    running = bb.Less(step.out_port(0), lp.out_port(0))                        # [batch]
+    running_state = bb.Reshape(running, i64(-1, 1, 1), special_zero=False)    # [batch, 1, 1]
+    running_y = bb.Reshape(running, i64(-1, 1, 1, 1), special_zero=False)    # [batch, 1, 1, 1]
+    y = bb.Select(running_y, outputs[0], const(bb, 0, et))
+    results = [bb.node("Result", bb.const(np.array(True)), name=f"{name}/continue"),
+               bb.node("Result", y, name=f"{name}/y")]
+    results += [bb.node("Result", bb.Select(running_state, new, h.out_port(0)), name=f"{name}/state_out{i}")
+                for i, (new, h) in enumerate(zip(outputs[1:], hs))]
+    count = len(states)
+    in_map = [port_entry(-1, step, purpose="current_iteration"), sliced_entry(2, xt, 1)]
+    in_map += [port_entry(3 + i, p) for i, p in enumerate(hs + ws + [lp])]
+    out_map = [port_entry(-1, results[0], purpose="execution_condition"), sliced_entry(0, results[1], 2)]
+    out_map += [port_entry(1 + i, res) for i, res in enumerate(results[2:])]
+    loop = b.node("Loop", dim_size(b, x, 1), b.const(np.array(True)), x, *states, *weights, lengths, name=name,
+                  bodies={"body": body}, input_port_map=in_map, output_port_map=out_map,
+                  back_edges=[{"from": res.id, "to": h.id} for res, h in zip(results[2:], hs)],
+                  num_outputs=1 + count)
+    return [loop.out_port(i) for i in range(1 + count)]
 
 
 @aten("aten::lstm")

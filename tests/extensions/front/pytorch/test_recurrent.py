@@ -35,7 +35,7 @@ def test_recurrent(path, tmp_path):
 
 class Packed(nn.Module):
     """pack_padded_sequence around a recurrent layer and pad_packed_sequence after it (torch.export
-    cannot capture them: the export path falls back to tracing)."""
+    cannot capture them: the export path would fall back to tracing, so it is not tested)."""
 
     def __init__(self, layer, batch_first, bidirectional, layers, padding_value=0.0, total_length=None,
                  enforce_sorted=False):
@@ -52,7 +52,7 @@ class Packed(nn.Module):
         return y, out_lengths, states
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("path", ["trace", "ts_file"])
 @pytest.mark.parametrize("module, lengths", [
     (Packed(nn.LSTM, True, False, 1), [5, 2, 4]), (Packed(nn.GRU, True, True, 2), [6, 1, 3]),
     (Packed(nn.LSTM, False, True, 2, padding_value=-1.0, total_length=7), [5, 2, 4]),
@@ -64,3 +64,14 @@ def test_packed_sequences(module, lengths, path, tmp_path):
     outputs are padded with padding_value to total_length (or the longest length)."""
     x = torch.randn(3, 6, 4) if module.batch_first else torch.randn(6, 3, 4)
     check_module(module, (x, torch.tensor(lengths)), tmp_path, path)
+
+
+@pytest.mark.parametrize("module, lengths", [
+    (Packed(nn.LSTM, True, True, 2), [5, 2, 4]), (Packed(nn.GRU, False, False, 1, total_length=7), [6, 1, 3])],
+    ids=["lstm-bidirectional", "gru-time-major"])
+def test_packed_sequences_of_dynamic_shape(module, lengths, tmp_path):
+    """With dynamic input shapes the layers step through time in a Loop (OpenVINO's CPU plugin
+    ignores the sequence lengths of its sequence ops when a shape is dynamic)."""
+    x = torch.randn(3, 6, 4) if module.batch_first else torch.randn(6, 3, 4)
+    check_module(module, (x, torch.tensor(lengths)), tmp_path, "ts_file", input="x[?,?,4],lengths[?]")
+    assert "Loop" in open(next(tmp_path.glob("*.xml"))).read()
