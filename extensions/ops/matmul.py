@@ -1,4 +1,4 @@
-"""MatMul-1 and Einsum-7."""
+"""MatMul-1, Einsum-7 and Inverse-14."""
 from __future__ import annotations
 
 import re
@@ -113,3 +113,32 @@ class Einsum(Op):
     def evaluate(cls, node, *operands):
         inputs, out = parse_equation(node.equation, [x.ndim for x in operands])
         return np.einsum(",".join(inputs) + "->" + out, *operands)
+
+
+class Inverse(Op):
+    """The inverse of each square matrix in the last two dims (``adjoint``: its (conjugate)
+    transpose), batch dims kept; floating point only."""
+
+    op = "Inverse"
+    version = "opset14"
+    defaults = {"adjoint": False}
+    ir_attrs = ("adjoint",)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape, et = node.in_shape(0), node.in_dtype(0)
+        if et is not None and et not in ("f16", "bf16", "f32", "f64"):
+            raise ValueError(f"Inverse of {et} tensors: floating point only")
+        if shape is not None:
+            if len(shape) < 2:
+                raise ValueError(f"Inverse of a rank-{len(shape)} tensor: matrices have rank 2 or more")
+            _merge(shape[-1], shape[-2])
+        return [shape]
+
+    @classmethod
+    def evaluate(cls, node, x):
+        data = x.astype(np.float64)
+        inverse = np.linalg.inv(data)
+        if node.adjoint:
+            inverse = np.swapaxes(inverse, -1, -2)
+        return inverse.astype(x.dtype)

@@ -124,6 +124,12 @@ def log_sigmoid(node, a, b):
     return [b.Negative(b.SoftPlus(b.Negative(x)))]
 
 
+@aten("aten::log_sigmoid_forward")
+def log_sigmoid_forward(node, a, b):
+    """log_sigmoid_forward: the output of log_sigmoid, and the buffer its backward uses (unused)."""
+    return log_sigmoid(node, b) + [None]
+
+
 @aten("aten::threshold")
 def threshold(node, a, b):
     """threshold(x, threshold, value): x where x > threshold, else value."""
@@ -150,6 +156,16 @@ def softmax(node, a, b):
 def log_softmax(node, a, b):
     x, axis = _softmax_input(a, b)
     return [b.LogSoftmax(x, axis=axis)]
+
+
+@aten("aten::_safe_softmax")
+def safe_softmax(node, a, b):
+    """Softmax with 0 (not NaN) in the slices along ``dim`` that are -inf throughout (fully masked
+    attention rows)."""
+    x, axis = _softmax_input(a, b)
+    et = x.data.get_dtype()
+    masked = b.ReduceLogicalAnd(b.Equal(x, const(b, -np.inf, et)), np.int64(axis), keep_dims=True)
+    return [b.Select(masked, const(b, 0, et), b.Softmax(x, axis=axis))]
 
 
 @aten("aten::softmin")

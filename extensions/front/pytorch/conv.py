@@ -1,13 +1,14 @@
-"""ATen convolutions (conv1d/2d/3d, convolution, _convolution, conv_transpose*) and poolings (max /
-avg / adaptive): their translators. Inputs without a batch dim get one for the op."""
+"""ATen convolutions (conv1d/2d/3d, convolution, _convolution, conv_transpose*), poolings (max /
+avg / adaptive), sliding blocks (im2col / col2im) and max_unpool2d: their translators. Inputs
+without a batch dim get one for the op."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import convert, dim_size, int_list_port, rank_of
+from extensions.front.pytorch.aten import const, convert, dim_size, int_list_port, rank_of, scalar_int, shape_of
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
-from mo.graph.building import channel_bias, grouped_weights, i64
+from mo.graph.building import INT64_MAX, channel_bias, dims_slice, grouped_weights, i64
 
 
 def _spatial_count(kind: str) -> int:
@@ -157,7 +158,7 @@ def _adaptive_input(node, a, b):
 
 
 @aten("aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d",
-      "aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool3d")
+      "aten::_adaptive_avg_pool1d", "aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool3d")
 def adaptive_avg_pool(node, a, b):
     """adaptive_avg_pool{1,2,3}d(input, output_size)."""
     x, added, size = _adaptive_input(node, a, b)
@@ -170,3 +171,65 @@ def adaptive_max_pool(node, a, b):
     x, added, size = _adaptive_input(node, a, b)
     values, indices = b.AdaptiveMaxPool(x, size, index_element_type="i32")
     return [_unbatched(b, values, added), _unbatched(b, convert(b, indices, "i64"), added)]
+
+
+# ---------------------------------------------------------------------------- sliding blocks, unpooling
+
+
+def _block_args(a) -> dict:
+    """The kernel, dilation, padding and stride pairs of im2col / col2im."""
+    return {k: _expand(a.const(k), 2, k) for k in ("kernel_size", "dilation", "padding", "stride")}
+
+
+@aten("aten::im2col")
+def im2col(node, a, b):
+    """im2col(input [N, C, H, W], kernel_size, dilation, padding, stride) (F.unfold): the blocks
+    as [N, C * kh * kw, L], one strided slice of the zero-padded input per kernel position."""
+    x, added = _batched(b, a.tensor(0), 2, node)
+    args = _block_args(a)
+    (kh, kw), (dh, dw), pads, strides = (args[k] for k in ("kernel_size", "dilation", "padding", "stride"))
+    if any(pads):
+        x = b.Pad(x, i64(0, 0, *pads), i64(0, 0, *pads), const(b, 0, x.data.get_dtype()),
+                  pad_mode="constant")
+    patches = []
+    for i in range(kh):
+        for j in range(kw):
+            ends = [-(kh - 1 - i) * dh or INT64_MAX, -(kw - 1 - j) * dw or INT64_MAX]
+            patch = b.Slice(x, i64(i * dh, j * dw), i64(*ends), i64(*strides), i64(2, 3))
+            patches.append(b.Unsqueeze(patch, i64(2)))
+    blocks = b.Concat(*patches, axis=2) if len(patches) > 1 else patches[0]   # [N, C, kh * kw, oh, ow]
+    count = b.Multiply(dim_size(b, blocks, 3), dim_size(b, blocks, 4))
+    y = b.Reshape(blocks, int_list_port(b, [0, -1, count]), special_zero=True)
+    return [_unbatched(b, y, added)]
+
+
+@aten("aten::col2im")
+def col2im(node, a, b):
+    """col2im(input [N, C * kh * kw, L], output_size, kernel_size, dilation, padding, stride)
+    (F.fold) as Col2Im-15."""
+    x = a.tensor(0)
+    if rank_of(x, node) not in (2, 3):
+        raise ConversionError(f"fold of a rank-{x.data.get_rank()} input: it takes [N, C * kh * kw, L] or "
+                              f"[C * kh * kw, L].")
+    args = _block_args(a)
+    size = int_list_port(b, a.int_list("output_size"))
+    return [b.Col2Im(x, size, i64(*args["kernel_size"]), strides=args["stride"], dilations=args["dilation"],
+                     pads_begin=args["padding"], pads_end=args["padding"])]
+
+
+@aten("aten::max_unpool2d")
+def max_unpool2d(node, a, b):
+    """max_unpool2d(input [N, C, H, W], indices, output_size): each value written at its index
+    in its channel's output plane (flattened Ho * Wo), zeros elsewhere."""
+    x, indices = a.tensor(0), convert(b, a.tensor(1), "i64")
+    rank = rank_of(x, node)
+    if rank not in (3, 4):
+        raise ConversionError(f"max_unpool2d of a rank-{rank} input: it takes [N, C, H, W] or [C, H, W].")
+    height, width = a.int_list("output_size")
+    leading = dims_slice(b, shape_of(b, x), 0, rank - 2)
+    flat = i64(*[0] * (rank - 2), -1)
+    plane = int_list_port(b, [b.Multiply(*(scalar_int(b, v) for v in (height, width)))])
+    zeros = b.Broadcast(const(b, 0, x.data.get_dtype()), b.Concat(leading, plane, axis=0))
+    y = b.ScatterElementsUpdate(zeros, b.Reshape(indices, flat, special_zero=True),
+                                b.Reshape(x, flat, special_zero=True), np.int64(rank - 2))
+    return [b.Reshape(y, b.Concat(leading, int_list_port(b, [height, width]), axis=0), special_zero=False)]

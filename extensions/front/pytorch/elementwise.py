@@ -8,8 +8,10 @@ import numpy as np
 
 from extensions.front.pytorch.aten import const, is_float_type, promoted, result_type
 from extensions.load.pytorch.arguments import aten
+from extensions.ops.control_flow import new_body, port_entry
 from mo.errors import ConversionError
-from mo.graph.building import convert
+from mo.graph.builder import OpBuilder
+from mo.graph.building import convert, i64
 
 # binary ops computed by one opset op in the promoted type (aten::max / min: see reductions.py)
 ARITHMETIC = {
@@ -34,7 +36,7 @@ FLOATING = {
     "aten::tan": "Tan", "aten::asin": "Asin", "aten::acos": "Acos", "aten::atan": "Atan", "aten::sinh": "Sinh",
     "aten::cosh": "Cosh", "aten::tanh": "Tanh", "aten::asinh": "Asinh", "aten::acosh": "Acosh", "aten::atanh": "Atanh",
     "aten::arcsin": "Asin", "aten::arccos": "Acos", "aten::arctan": "Atan", "aten::erf": "Erf",
-    "aten::sigmoid": "Sigmoid",
+    "aten::sigmoid": "Sigmoid", "aten::special_expit": "Sigmoid",
 }
 # unary ops computed in the input's type: ATen -> opset op
 SAME_TYPE = {"aten::abs": "Abs", "aten::neg": "Negative", "aten::negative": "Negative", "aten::sign": "Sign",
@@ -372,3 +374,96 @@ def clamp_min(node, a, b):
 @aten("aten::clamp_max")
 def clamp_max(node, a, b):
     return [_clamp(a, b, None, 1)]
+
+
+# ---------------------------------------------------------------------------- two-argument math
+
+
+def _promoted_floating(a, b):
+    """Arguments 0 and 1 in their promoted type, integers and booleans in f32, and a maker of
+    constants of that type."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        x, y = convert(b, x, "f32"), convert(b, y, "f32")
+    et = x.data.get_dtype()
+    return x, y, (lambda v: const(b, v, et))
+
+
+@aten("aten::atan2", "aten::arctan2")
+def atan2(node, a, b):
+    """atan(y / x) moved by pi into the left half-plane (by -pi below the x axis); 0 at the origin,
+    and the diagonal directions where both are infinite."""
+    y, x, c = _promoted_floating(a, b)
+    infinite = b.LogicalAnd(b.IsInf(y), b.IsInf(x))
+    y, x = (b.Select(infinite, b.Sign(t), t) for t in (y, x))
+    ratio = b.Atan(b.Divide(y, x))
+    turn = b.Select(b.GreaterEqual(y, c(0)), c(math.pi), c(-math.pi))
+    angle = b.Select(b.Less(x, c(0)), b.Add(ratio, turn), ratio)
+    origin = b.LogicalAnd(b.Equal(x, c(0)), b.Equal(y, c(0)))
+    return [b.Select(origin, c(0), angle)]
+
+
+def _log_add(a, b, base: float):
+    """log_base(base^x + base^y) as max + log_base(1 + base^-|x - y|); equal arguments (also equal
+    infinities) give x + log_base(2)."""
+    x, y = promoted(a, (0, 1), b)[1]
+    if not is_float_type(x.data.get_dtype()):
+        raise ConversionError(f"{a.node.fw_op.split('::')[-1]} is defined for floating point tensors only "
+                              f"(PyTorch refuses {x.data.get_dtype()}).")
+    c = lambda v: const(b, v, x.data.get_dtype())  # noqa: E731
+    rest = b.Power(c(base), b.Negative(b.Abs(b.Subtract(x, y))))
+    log = b.Divide(b.Log(b.Add(c(1), rest)), c(math.log(base)))
+    return b.Select(b.Equal(x, y), b.Add(x, c(math.log(2.0) / math.log(base))), b.Add(b.Maximum(x, y), log))
+
+
+@aten("aten::logaddexp")
+def logaddexp(node, a, b):
+    """log(exp(x) + exp(y))."""
+    return [_log_add(a, b, math.e)]
+
+
+@aten("aten::logaddexp2")
+def logaddexp2(node, a, b):
+    """log2(2^x + 2^y)."""
+    return [_log_add(a, b, 2.0)]
+
+
+@aten("aten::rad2deg", "aten::deg2rad")
+def angle_units(node, a, b):
+    """x * 180 / pi or x * pi / 180 (integers in f32)."""
+    x, c = _floating(b, a.tensor(0))
+    factor = 180 / math.pi if node.fw_op == "aten::rad2deg" else math.pi / 180
+    return [b.Multiply(x, c(factor))]
+
+
+@aten("aten::gcd")
+def gcd(node, a, b):
+    """Euclid's algorithm on |x| and |y| in a Loop that runs while some divisor is not zero."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if is_float_type(et) or et == "boolean":
+        raise ConversionError(f"gcd is defined for integer tensors only (PyTorch refuses {et}).")
+    shape = b.ShapeOf(b.Add(x, y))
+    x, y = (b.Broadcast(b.Abs(t), shape) for t in (x, y))
+    body = new_body(b.graph)
+    bb = OpBuilder(body, f"{node.name}/step")
+    px, py = (bb.node("Parameter", name=f"{node.name}/{n}", shape=x.data.get_shape(), element_type=et)
+              for n in ("x", "y"))
+    nonzero = bb.NotEqual(py.out_port(0), const(bb, 0, et))
+    divisor = bb.Select(nonzero, py.out_port(0), const(bb, 1, et))
+    rest = bb.Select(nonzero, bb.FloorMod(px.out_port(0), divisor), const(bb, 0, et))
+    results = [bb.node("Result", bb.Select(nonzero, py.out_port(0), px.out_port(0)), name=f"{node.name}/x_out"),
+               bb.node("Result", rest, name=f"{node.name}/y_out")]
+    going = bb.node("Result", _any_nonzero(bb, rest, et), name=f"{node.name}/continue")
+    loop = b.node("Loop", b.const(np.int64(-1)), _any_nonzero(b, y, et), x, y, name=f"{node.name}/loop",
+                  bodies={"body": body},
+                  input_port_map=[port_entry(2, px), port_entry(3, py)],
+                  output_port_map=[port_entry(-1, going, purpose="execution_condition"),
+                                   port_entry(0, results[0]), port_entry(1, results[1])],
+                  back_edges=[{"from": r.id, "to": p.id} for r, p in zip(results, (px, py))], num_outputs=2)
+    return [loop.out_port(0)]
+
+
+def _any_nonzero(b, x, et):
+    """Whether some element of ``x`` is not zero (a 0-d boolean)."""
+    flat = b.Reshape(b.NotEqual(x, const(b, 0, et)), i64(-1), special_zero=False)
+    return b.ReduceLogicalOr(flat, i64(0), keep_dims=False)

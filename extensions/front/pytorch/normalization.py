@@ -92,6 +92,32 @@ def native_batch_norm_no_training(node, a, b):
     return [_batch_norm(node, a, b, False), None, None]
 
 
+@aten("aten::_native_batch_norm_legit_functional")
+def native_batch_norm_functional(node, a, b):
+    """_native_batch_norm_legit_functional(input, weight, bias, running_mean, running_var, training,
+    momentum, eps), the form torch.export gives a batch norm that updates its running statistics:
+    the output, the saved mean and inverse deviation, and the updated running mean and variance
+    (with batch statistics: (1 - momentum) * running + momentum * batch, the variance unbiased)."""
+    training = bool(a.const("training"))
+    y = _batch_norm(node, a, b, training)
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    running = [convert(b, a.tensor(k), et) for k in ("running_mean", "running_var")]
+    if not training:
+        return [y, None, None, *running]
+    axes = i64([0] + list(range(2, rank_of(x, node))))
+    mean = b.ReduceMean(x, axes, keep_dims=True)
+    variance = b.ReduceMean(b.SquaredDifference(x, mean), axes, keep_dims=False)
+    count = convert(b, b.ReduceProd(b.Gather(b.ShapeOf(x), axes, np.int64(0)), i64(0), keep_dims=False), et)
+    unbiased = b.Divide(b.Multiply(variance, count), b.Maximum(b.Subtract(count, const(b, 1, et)), const(b, 1, et)))
+    momentum = float(a.const("momentum"))
+    mean = b.Squeeze(mean, axes)
+    updated = [b.Add(b.Multiply(r, const(b, 1 - momentum, et)), b.Multiply(s, const(b, momentum, et)))
+               for r, s in zip(running, (mean, unbiased))]
+    inverse_deviation = b.Divide(const(b, 1, et), b.Sqrt(b.Add(variance, const(b, float(a.const("eps")), et))))
+    return [y, mean, inverse_deviation, *updated]
+
+
 @aten("aten::_batch_norm_impl_index")
 def batch_norm_impl_index(node, a, b):
     """_batch_norm_impl_index: the output of batch_norm, and four unused outputs (saved state)."""

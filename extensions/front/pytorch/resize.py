@@ -76,6 +76,27 @@ def upsample_bicubic(node, a, b):
     return _interpolate(node, a, b, "cubic", coordinate_transformation_mode=_corners(a))
 
 
+@aten("aten::_upsample_bilinear2d_aa", "aten::_upsample_bicubic2d_aa")
+def upsample_antialiased(node, a, b):
+    """Antialiased bilinear / bicubic (interpolate(antialias=True)): the Pillow filters of
+    Interpolate-11 (bicubic with A = -0.5), whose support grows with the downscaling factor. They
+    place samples at pixel centres, so the align_corners form has no OpenVINO equivalent; their
+    filter follows input size / output size, so a scale factor must be exactly that ratio."""
+    if a.const("align_corners", False):
+        raise ConversionError("Antialiased interpolation with align_corners=True cannot be expressed: OpenVINO's "
+                              "antialiasing (Pillow) filters place samples at pixel centres (align_corners=False).")
+    scales = _scales(a, 2)
+    shape = a.tensor(0).data.get_shape()
+    for scale, size in zip(scales or (), (shape or (-1, -1, -1, -1))[2:]):
+        if size > 0 and abs(np.floor(size * scale + 1e-5) / size - scale) > 1e-6 * scale:
+            raise ConversionError(
+                f"Antialiased interpolation by scale_factor {scale:g} of a dim of {size}: PyTorch's filter follows "
+                f"1 / scale_factor, OpenVINO's follows input size / output size ({size} / "
+                f"{int(np.floor(size * scale + 1e-5))}). Give size=... or recompute_scale_factor=True instead.")
+    mode = "bilinear_pillow" if "bilinear" in node.fw_op else "bicubic_pillow"
+    return _interpolate(node, a, b, mode, cube_coeff=-0.5, coordinate_transformation_mode="pytorch_half_pixel")
+
+
 # ---------------------------------------------------------------------------- padding
 
 
@@ -146,3 +167,25 @@ def replication_pad(node, a, b):
 @aten("aten::_pad_circular")
 def pad_circular(node, a, b):
     return _pad(node, a, b, "circular")
+
+
+# ---------------------------------------------------------------------------- grid sampling
+
+_GRID_MODES = ("bilinear", "nearest", "bicubic")
+_GRID_PADDINGS = ("zeros", "border", "reflection")
+
+
+@aten("aten::grid_sampler", "aten::grid_sampler_2d")
+def grid_sampler(node, a, b):
+    """grid_sampler(input [N, C, H, W], grid [N, Ho, Wo, 2], interpolation_mode, padding_mode,
+    align_corners) as GridSample-9: modes 0 bilinear, 1 nearest, 2 bicubic; paddings 0 zeros,
+    1 border, 2 reflection. Volumetric (5-D) sampling has no OpenVINO operation."""
+    x, grid = a.tensor(0), a.tensor(1)
+    if rank_of(x, node) != 4:
+        raise ConversionError(f"grid_sample of a rank-{x.data.get_rank()} input: OpenVINO's GridSample samples "
+                              f"4-D [N, C, H, W] inputs only.")
+    mode, padding = int(a.const("interpolation_mode")), int(a.const("padding_mode"))
+    if mode not in range(3) or padding not in range(3):
+        raise ConversionError(f"grid_sample mode {mode} or padding mode {padding} is unknown.")
+    return [b.GridSample(x, grid, mode=_GRID_MODES[mode], padding_mode=_GRID_PADDINGS[padding],
+                         align_corners=bool(a.const("align_corners")))]

@@ -63,26 +63,47 @@ def _multi_head_attention(b, query, key, value, heads: int, qkv_w, qkv_b, proj_w
     return out, probabilities
 
 
-@aten("aten::scaled_dot_product_attention")
-def scaled_dot_product_attention(node, a, b):
-    """scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, enable_gqa) as
-    ScaledDotProductAttention-13 (a scale without a mask goes with a zero mask, as the op takes
-    its optional inputs in order; a mask with is_causal is ignored, as PyTorch does)."""
+def _attention(a, b):
+    """ScaledDotProductAttention-13 of the arguments query, key, value, attn_mask, is_causal and
+    scale (a scale without a mask goes with a zero mask, as the op takes its optional inputs in
+    order; a mask with is_causal is ignored, as PyTorch does). A query row the mask hides from
+    every key is 0, as in PyTorch (the op gives NaN)."""
     q, k, v = a.tensor(0), a.tensor(1), a.tensor(2)
     et = q.data.get_dtype()
-    if a.const("enable_gqa", False):
-        raise ConversionError("scaled_dot_product_attention with enable_gqa=True is not supported.")
     causal = bool(a.const("is_causal", False))
     scale = a.const("scale", None)
-    mask = a.port(3)
+    mask = a.port("attn_mask")
     inputs = [q, convert(b, k, et), convert(b, v, et)]
+    hidden = None
     if mask is not None and not causal:
-        inputs.append(mask if mask.data.get_dtype() == "boolean" else convert(b, mask, et))
+        mask = mask if mask.data.get_dtype() == "boolean" else convert(b, mask, et)
+        inputs.append(mask)
+        if mask.data.get_rank() != 0:
+            hidden = b.LogicalNot(mask) if mask.data.get_dtype() == "boolean" else \
+                b.Equal(mask, const(b, -np.inf, et))
+            hidden = b.ReduceLogicalAnd(hidden, i64(-1), keep_dims=True)
     if scale is not None:
         if len(inputs) == 3:
             inputs.append(const(b, 0, et))
         inputs.append(const(b, scale, et))
-    return [b.ScaledDotProductAttention(*inputs, causal=causal)]
+    attended = b.ScaledDotProductAttention(*inputs, causal=causal)
+    return attended if hidden is None else b.Select(hidden, const(b, 0, et), attended)
+
+
+@aten("aten::scaled_dot_product_attention")
+def scaled_dot_product_attention(node, a, b):
+    """scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, enable_gqa)."""
+    if a.const("enable_gqa", False):
+        raise ConversionError("scaled_dot_product_attention with enable_gqa=True is not supported.")
+    return [_attention(a, b)]
+
+
+@aten("aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_flash_attention_for_cpu")
+def scaled_dot_product_flash_attention(node, a, b):
+    """The flash-attention forms of scaled_dot_product_attention (q, k, v, dropout_p, is_causal,
+    then attn_mask (CPU form) and scale): the output, then what training keeps (logsumexp,
+    sequence offsets, random state...), unused in inference."""
+    return [_attention(a, b)] + [None] * (len(node.out_ports()) - 1)
 
 
 @aten("aten::_native_multi_head_attention")

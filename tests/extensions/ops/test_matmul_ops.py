@@ -1,4 +1,4 @@
-"""infer of MatMul and Einsum."""
+"""infer of MatMul, Einsum and Inverse."""
 import numpy as np
 import pytest
 
@@ -47,3 +47,28 @@ def test_einsum_folds():
     x = np.arange(4, dtype=np.float32).reshape(2, 2)
     (out,) = infer_op("Einsum", x, equation="ii->")
     assert out.data.get_value() == 3
+
+
+@pytest.mark.parametrize("adjoint", [False, True])
+def test_inverse_folds(adjoint):
+    """Each matrix of the batch times its inverse is the identity; adjoint transposes it."""
+    x = np.array([[[1, 2], [3, 5]], [[2, 0], [0, 4]]], np.float32)
+    (out,) = infer_op("Inverse", x, adjoint=adjoint)
+    inverse = out.data.get_value()
+    if adjoint:
+        inverse = np.swapaxes(inverse, -1, -2)
+    assert inverse.dtype == np.float32
+    np.testing.assert_allclose(x @ inverse, np.broadcast_to(np.eye(2), (2, 2, 2)), atol=1e-5)
+    np.testing.assert_allclose(inverse[0], [[-5, 2], [3, -1]], rtol=1e-5)
+
+
+@pytest.mark.parametrize("shape, et, message", [((3, 3), "i32", "floating point"), ((3,), "f32", "rank-1"),
+                                                ((2, 3), "f32", "do not match")])
+def test_inverse_refuses(shape, et, message):
+    with pytest.raises(GraphError, match=message):
+        infer_op("Inverse", (shape, et))
+
+
+def test_inverse_shapes():
+    (out,) = infer_op("Inverse", ((-1, 4, 4), "f32"))
+    assert out.data.get_shape() == (-1, 4, 4)

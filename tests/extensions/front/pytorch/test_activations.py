@@ -31,3 +31,23 @@ class Softmaxes(torch.nn.Module):
 @pytest.mark.parametrize("module", [Activations(), Softmaxes()], ids=["activations", "softmax"])
 def test_activations(module, path, tmp_path):
     check_module(module, (X,), tmp_path, path)
+
+
+class ExportForms(torch.nn.Module):
+    """log_sigmoid_forward and _safe_softmax (what decomposed exported programs hold), called as
+    ATen ops so that every capture path records them; _safe_softmax gives 0 on slices that are
+    -inf throughout (a dtype of f64 is left out with infinities: the CPU plugin computes f64 in
+    f32 and turns infinities into the largest f32)."""
+
+    def forward(self, x, masked):
+        aten = torch.ops.aten
+        return aten.log_sigmoid_forward(x)[0], aten._safe_softmax(x, 1), aten._safe_softmax(masked, -1), \
+            aten._safe_softmax(masked, 0), aten._safe_softmax(x, 2, torch.float64)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_export_forms_of_activations(path, tmp_path):
+    masked = X.clone()
+    masked[0, 1] = float("-inf")
+    masked[:, :, 2] = float("-inf")
+    check_module(ExportForms(), (X, masked), tmp_path, path)

@@ -55,3 +55,30 @@ class DivisorOverride(nn.Module):
 def test_avg_pool_divisor_override_is_refused(tmp_path):
     with pytest.raises(ConversionError, match=r"avg_pool2d.*divisor_override is not supported"):
         convert_torch(DivisorOverride(), (X,), str(tmp_path))
+
+
+class Blocks(torch.nn.Module):
+    """F.unfold (im2col) and F.fold (col2im): strides, dilations, padding, unbatched inputs."""
+
+    def forward(self, x):
+        odd = dict(dilation=(1, 2), padding=(1, 0), stride=(2, 1))
+        blocks = x.flatten(1)[:, :32].reshape(2, 4, 8)
+        return F.unfold(x, 2), F.unfold(x, (3, 2), **odd), F.unfold(x[0], 3, padding=1, stride=2), \
+            F.fold(F.unfold(x, 2), (5, 6), 2), F.fold(F.unfold(x, (3, 2), **odd), (5, 6), (3, 2), **odd), \
+            F.fold(blocks, (4, 8), 2, stride=2), F.fold(blocks[0], (4, 8), 2, stride=2)
+
+
+class Unpool(torch.nn.Module):
+    def forward(self, x):
+        y, i = F.max_pool2d(x, 2, return_indices=True)
+        y2, i2 = F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)
+        return F.max_unpool2d(y, i, 2, output_size=(4, 6)), \
+            F.max_unpool2d(y2, i2, 3, stride=2, padding=1, output_size=(5, 6)), \
+            F.max_unpool2d(y[0], i[0], 2, output_size=(5, 7)), nn.MaxUnpool2d(2)(y, i, output_size=(5, 6))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("module", [Blocks(), Unpool()], ids=["fold-unfold", "unpool"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_blocks_and_unpooling(module, dtype, path, tmp_path):
+    check_module(module, (torch.randn(2, 3, 5, 6, dtype=dtype),), tmp_path, path)

@@ -105,3 +105,76 @@ def test_refused(module, message, tmp_path):
     """What PyTorch refuses (it would fail when run) or the IR cannot express is a clear error."""
     with pytest.raises(ConversionError, match=message):
         convert_model(input_model=torch.jit.script(module), example_input=(I,), output_dir=str(tmp_path))
+
+
+# ---------------------------------------------------------------------------- two-argument math
+
+class Atan2(torch.nn.Module):
+    def forward(self, y, x):
+        return torch.atan2(y, x), torch.rad2deg(y), torch.deg2rad(x), torch.special.expit(y), torch.arctan2(x, y)
+
+
+class LogAddExp(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.logaddexp(x, y), torch.logaddexp2(x, y)
+
+
+class Gcd(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.gcd(x, y)
+
+
+def _quadrants(dtype):
+    """Points in every quadrant, on both axes and at the origin (in f32 also at infinity: the CPU
+    plugin computes f64 in f32 and turns infinities into the largest f32)."""
+    y = torch.tensor([[1, 1, -1, -1, 0, 0, 2, -2, 0], [3, -3, 2, -1, 5, 0, 1, 0, 4]])
+    x = torch.tensor([[1, -1, 1, -1, 2, -2, 0, 0, 0], [-2, 4, 0, -5, -1, 3, 1, 2, 0]])
+    if not dtype.is_floating_point:
+        return y.to(dtype), x.to(dtype)
+    y, x = y.to(dtype) * 0.7, x.to(dtype) * 1.3
+    if dtype == torch.float32:
+        inf = float("inf")
+        y = torch.cat([y, torch.tensor([[inf, inf, -inf, -inf, inf, -inf, 1, -1, inf]])])
+        x = torch.cat([x, torch.tensor([[inf, -inf, inf, -inf, 1, -2, inf, -inf, 0]])])
+    return y, x
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32])
+def test_atan2_angles(dtype, path, tmp_path):
+    """atan2 in every quadrant (integers in f32), rad2deg / deg2rad, special.expit."""
+    check_module(Atan2(), _quadrants(dtype), tmp_path, path)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_logaddexp(dtype, path, tmp_path):
+    """Also equal arguments, equal infinities and one infinite argument (in f32: the CPU plugin
+    computes f64 in f32 and turns infinities into the largest f32)."""
+    inf = float("inf") if dtype == torch.float32 else 1e30
+    x = torch.tensor([0.5, -3.0, 20.0, 1.0, -inf, inf, -inf, 4.0], dtype=dtype)
+    y = torch.tensor([0.5, 2.0, -20.0, -60.0, -inf, inf, 1.5, inf], dtype=dtype)
+    check_module(LogAddExp(), (x, y), tmp_path, path)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("x_type, y_type", [(torch.int64, torch.int64), (torch.int32, torch.int8),
+                                            (torch.uint8, torch.uint8)])
+def test_gcd(x_type, y_type, path, tmp_path):
+    """Signs, zeros, broadcasting, and the promoted type (u8 with i8 is i16). Values stay below
+    2^24: the CPU plugin divides integers in f32."""
+    x = torch.tensor([[0, 12, 7, 0, 221, 2 ** 23 if x_type == torch.int64 else 96], [9, 100, 1, 35, 64, 81]])
+    y = torch.tensor([5, 18, 14, 0, 17, 48])
+    if y_type != torch.uint8:
+        x, y = x * torch.tensor([1, -1, 1, 1, -1, 1]), -y
+    check_module(Gcd(), (x.to(x_type), y.to(y_type)), tmp_path, path)
+
+
+class IntegerLogAddExp(torch.nn.Module):
+    def forward(self, i):
+        return torch.logaddexp(i, i)
+
+
+def test_logaddexp_of_integers_refused(tmp_path):
+    with pytest.raises(ConversionError, match="floating point tensors only"):
+        convert_model(input_model=torch.jit.script(IntegerLogAddExp()), example_input=(I,), output_dir=str(tmp_path))

@@ -104,3 +104,27 @@ def test_batch_norm_impl_index(tmp_path):
     xml = convert_model(input_model=torch.jit.script(module), example_input=(x,), output_dir=str(tmp_path),
                         compress_to_fp16=False).xml
     assert_close(run_ir(xml, [x.numpy()]), torch_outputs(module, (x,)))
+
+
+class FunctionalBatchNorm(nn.Module):
+    """_native_batch_norm_legit_functional, which torch.export makes of a batch norm updating its
+    running statistics: called as an ATen op (every output), and as F.batch_norm in training mode."""
+
+    def __init__(self, training: bool):
+        super().__init__()
+        self.training_mode = training
+        self.bn = _randomized(nn.BatchNorm1d(3))
+
+    def forward(self, x):
+        bn = self.bn
+        outputs = torch.ops.aten._native_batch_norm_legit_functional(x, bn.weight, None, bn.running_mean,
+                                                                     bn.running_var, self.training_mode, 0.2, 1e-3)
+        used = outputs if self.training_mode else (outputs[0], outputs[3], outputs[4])
+        return *used, F.batch_norm(x, bn.running_mean.clone(), bn.running_var.clone(), bn.weight, bn.bias,
+                                   training=self.training_mode, momentum=0.3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("training", [True, False], ids=["batch-stats", "running-stats"])
+def test_functional_batch_norm(training, path, tmp_path):
+    check_module(FunctionalBatchNorm(training), (torch.randn(4, 3, 5) * 2 + 1,), tmp_path, path)

@@ -52,3 +52,16 @@ class MoreReductions(torch.nn.Module):
                          ids=["reduce", "extremes", "sort", "more"])
 def test_reductions(module, path, tmp_path):
     check_module(module, (X,), tmp_path, path)
+
+
+class VectorNormTypes(torch.nn.Module):
+    def forward(self, x):
+        return torch.linalg.vector_norm(x), torch.linalg.vector_norm(x, ord=3, dim=1, dtype=torch.float64), \
+            torch.linalg.vector_norm(x, ord=1, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_vector_norm_types(dtype, path, tmp_path):
+    """The norm is of the input's type, or of the dtype argument's."""
+    check_module(VectorNormTypes(), (X.to(dtype),), tmp_path, path)

@@ -1,0 +1,167 @@
+"""ATen linear algebra: cross products (cross, linalg_cross), matrix inverses (inverse,
+linalg_inv as Inverse-14), vector and matrix norms (linalg_norm, linalg_matrix_norm), and the
+distances cdist / _cdist_forward and pairwise_distance: their translators."""
+from __future__ import annotations
+
+import numpy as np
+
+from extensions.front.pytorch.aten import const, convert, is_float_type, promoted
+from extensions.front.pytorch.reductions import p_norm
+from extensions.load.pytorch.arguments import aten
+from mo.errors import ConversionError
+from mo.graph.building import i64, norm_axis, rank_of
+from mo.utils.shape import broadcast_shapes
+
+# orders of a matrix norm that need singular values (OpenVINO has no SVD)
+SINGULAR_VALUE_ORDERS = ("nuc", 2.0, -2.0)
+
+
+def _floating(b, x, dtype: str | None = None):
+    """``x`` in ``dtype``, or as floating point (integers in f32)."""
+    if dtype is not None:
+        return convert(b, x, dtype)
+    return x if is_float_type(x.data.get_dtype()) else convert(b, x, "f32")
+
+
+# ---------------------------------------------------------------------------- cross product
+
+
+def _cross_dim(node, a, x, y) -> int:
+    """The dim of the 3-vectors as a negative axis: ``dim``, or (torch.cross without one) the
+    first dim of size 3 of the broadcast shape."""
+    rank = max(rank_of(x, node), rank_of(y, node))
+    dim = a.const("dim", None)
+    if dim is None:
+        shape = broadcast_shapes(x.data.get_shape(), y.data.get_shape())
+        if shape is None or 3 not in shape or any(d < 0 for d in shape[:shape.index(3)]):
+            raise ConversionError("torch.cross without dim takes the first dim of size 3, which the input shapes do "
+                                  "not show; give dim (or the input shapes).")
+        dim = shape.index(3)
+    return norm_axis(dim, rank, node) - rank
+
+
+@aten("aten::cross", "aten::linalg_cross")
+def cross(node, a, b):
+    """cross(self, other, dim) / linalg_cross(self, other, dim=-1): x[i+1] y[i+2] - x[i+2] y[i+1]
+    along ``dim``, with broadcasting, in the promoted type."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    axis = _cross_dim(node, a, x, y)
+
+    def rolled(t, shift: int):
+        return b.Gather(t, i64([(i + shift) % 3 for i in range(3)]), np.int64(axis + rank_of(t, node)))
+    return [b.Subtract(b.Multiply(rolled(x, 1), rolled(y, 2)), b.Multiply(rolled(x, 2), rolled(y, 1)))]
+
+
+# ---------------------------------------------------------------------------- inverse
+
+
+@aten("aten::inverse", "aten::linalg_inv")
+def inverse(node, a, b):
+    """The inverse of each matrix in the last two dims (Inverse-14)."""
+    x = a.tensor(0)
+    if not is_float_type(x.data.get_dtype()):
+        raise ConversionError(f"The inverse of a {x.data.get_dtype()} matrix: PyTorch inverts floating point "
+                              f"matrices only.")
+    if rank_of(x, node) < 2:
+        raise ConversionError(f"The inverse of a rank-{x.data.get_rank()} tensor: matrices have rank 2 or more.")
+    return [b.Inverse(x, adjoint=False)]
+
+
+# ---------------------------------------------------------------------------- norms
+
+
+def _order(value) -> str | float:
+    return value if isinstance(value, str) else float(value)
+
+
+def matrix_norm(b, x, order: str | float, axes: list[int], keep: bool):
+    """The ``order`` norm of the matrices in ``axes`` (rows, columns): 'fro', or the largest
+    (smallest) absolute column sum (1 / -1) or row sum (inf / -inf). The spectral (2, -2) and
+    nuclear norms need singular values, which OpenVINO cannot compute: they are refused."""
+    if order == "fro":
+        return b.ReduceL2(x, i64(axes), keep_dims=keep)
+    if order in SINGULAR_VALUE_ORDERS:
+        raise ConversionError(f"The matrix norm of ord={order!r} needs singular values, which OpenVINO has no "
+                              f"operation for; the orders 'fro', 1, -1, inf and -inf convert.")
+    if order not in (1.0, -1.0, np.inf, -np.inf):
+        raise ConversionError(f"ord={order!r} is not a matrix norm (PyTorch takes 'fro', 'nuc', 1, -1, 2, -2, inf, "
+                              f"-inf).")
+    summed, extreme = (axes[0], axes[1]) if abs(order) == 1 else (axes[1], axes[0])
+    sums = b.ReduceSum(b.Abs(x), i64(summed), keep_dims=True)
+    y = b.op("ReduceMax" if order > 0 else "ReduceMin", sums, i64(extreme), keep_dims=True)
+    return y if keep else b.Squeeze(y, i64(sorted(axes)))
+
+
+def _matrix_axes(node, dims, rank: int) -> list[int]:
+    axes = [norm_axis(d, rank, node) for d in dims]
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ConversionError(f"A matrix norm needs two different dims, not {list(dims)}.")
+    return axes
+
+
+def _norm_input(a, b):
+    return _floating(b, a.tensor(0), a.const("dtype", None) if a.has("dtype") else None)
+
+
+@aten("aten::linalg_norm")
+def linalg_norm(node, a, b):
+    """linalg_norm(input, ord, dim, keepdim, dtype): without ord the 2-norm of the flattened input
+    (dim None) or along dim; otherwise a vector norm (one dim, or a 1-D input) or a matrix norm
+    (two dims, or a 2-D input)."""
+    x = _norm_input(a, b)
+    rank = rank_of(x, node)
+    order, dims = a.const("ord", None), a.const("dim", None)
+    keep = bool(a.const("keepdim", False))
+    dims = None if dims is None else [int(d) for d in np.atleast_1d(dims)]
+    if order is None:
+        axes = list(range(rank)) if dims is None else sorted({norm_axis(d, rank, node) for d in dims})
+        return [b.ReduceL2(x, i64(axes), keep_dims=keep)]
+    if dims is None:
+        if rank not in (1, 2):
+            raise ConversionError(f"linalg.norm with ord and without dim takes a 1-D or 2-D input, not rank {rank}.")
+        dims = list(range(rank))
+    if len(dims) == 1:
+        if isinstance(order, str):
+            raise ConversionError(f"ord={order!r} is a matrix norm; it needs two dims.")
+        return [p_norm(b, x, float(order), [norm_axis(dims[0], rank, node)], keep)]
+    return [matrix_norm(b, x, _order(order), _matrix_axes(node, dims, rank), keep)]
+
+
+@aten("aten::linalg_matrix_norm")
+def linalg_matrix_norm(node, a, b):
+    """linalg_matrix_norm(input, ord='fro', dim=(-2, -1), keepdim, dtype)."""
+    x = _norm_input(a, b)
+    dims = a.const("dim", [-2, -1])
+    return [matrix_norm(b, x, _order(a.const("ord", "fro")), _matrix_axes(node, list(np.atleast_1d(dims)),
+                                                                            rank_of(x, node)),
+                        bool(a.const("keepdim", False)))]
+
+
+# ---------------------------------------------------------------------------- distances
+
+
+@aten("aten::cdist", "aten::_cdist_forward")
+def cdist(node, a, b):
+    """cdist(x1 [..., P, M], x2 [..., R, M], p, compute_mode): the p-norm distances [..., P, R] of
+    every pair of rows (p 0 counts differing coordinates, inf takes the largest difference)."""
+    x, y = (_floating(b, t) for t in promoted(a, (0, 1), b)[1])
+    if rank_of(x, node) < 2 or rank_of(y, node) < 2:
+        raise ConversionError("cdist takes inputs of rank 2 or more ([..., rows, features]).")
+    p = float(a.const("p", 2.0))
+    if p < 0:
+        raise ConversionError(f"cdist with p={p}: PyTorch takes p >= 0 only.")
+    difference = b.Subtract(b.Unsqueeze(x, i64(-2)), b.Unsqueeze(y, i64(-3)))
+    return [p_norm(b, difference, p, [rank_of(difference, node) - 1], False)]
+
+
+@aten("aten::pairwise_distance")
+def pairwise_distance(node, a, b):
+    """pairwise_distance(x1, x2, p, eps, keepdim): the p-norm of x1 - x2 + eps along the last dim."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    x, y = _floating(b, x), _floating(b, y)
+    et = x.data.get_dtype()
+    difference = b.Add(b.Subtract(x, y), const(b, a.const("eps", 1e-6), et))
+    rank = rank_of(difference, node)
+    if rank == 0:
+        raise ConversionError("pairwise_distance of 0-d tensors is not defined.")
+    return [p_norm(b, difference, float(a.const("p", 2.0)), [rank - 1], bool(a.const("keepdim", False)))]

@@ -1,0 +1,98 @@
+"""Layer tests of the ATen linear algebra lowerings (cross products, inverses, norms, distances)
+through each capture path."""
+import pytest
+import torch
+
+from mo import convert_model
+from mo.errors import ConversionError
+from tests.utils.torch_models import PATHS, check_module
+
+torch.manual_seed(0)
+INF = float("inf")
+
+
+class Cross(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.cross(x, y, dim=1), torch.linalg.cross(x[:, :, :3], y[:1, :, :3]), torch.cross(x, y), \
+            torch.linalg.cross(x.transpose(1, 2), y.transpose(1, 2), dim=-1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32])
+def test_cross(dtype, path, tmp_path):
+    """Along a given dim, the last, and (torch.cross without dim) the first of size 3; broadcasting."""
+    x, y = (torch.randint(-5, 6, (2, 3, 4)).to(dtype) for _ in range(2))
+    check_module(Cross(), (x, y), tmp_path, path)
+
+
+class Inverse(torch.nn.Module):
+    def forward(self, x):
+        return torch.inverse(x), torch.linalg.inv(x[0]), torch.linalg.inv(x.transpose(-1, -2) + 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_inverse(dtype, path, tmp_path):
+    x = torch.randn(2, 3, 4, 4, dtype=dtype) + 4 * torch.eye(4, dtype=dtype)
+    check_module(Inverse(), (x,), tmp_path, path)
+
+
+class Norms(torch.nn.Module):
+    def forward(self, x):
+        return torch.linalg.norm(x), torch.linalg.norm(x, dim=(1, 2)), torch.linalg.norm(x, dim=2, keepdim=True), \
+            torch.linalg.norm(x, ord=1, dim=(0, 2), keepdim=True), torch.linalg.norm(x, ord="fro", dim=(1, 2)), \
+            torch.linalg.norm(x[0, 0], ord=INF), torch.linalg.norm(x[0], ord=-INF), \
+            torch.linalg.norm(x, ord=3, dim=1), torch.linalg.norm(x[1], ord=0, dim=-1), torch.linalg.norm(x[1], ord=-1)
+
+
+class MatrixNorms(torch.nn.Module):
+    def forward(self, x):
+        return torch.linalg.matrix_norm(x), torch.linalg.matrix_norm(x, ord=1), \
+            torch.linalg.matrix_norm(x, ord=-1, keepdim=True), torch.linalg.matrix_norm(x, ord=INF, dim=(2, 0)), \
+            torch.linalg.matrix_norm(x, ord=-INF), torch.linalg.matrix_norm(x, dim=(0, 1), keepdim=True), \
+            torch.linalg.matrix_norm(x, ord=INF, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("module", [Norms(), MatrixNorms()], ids=["norm", "matrix-norm"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_norms(module, dtype, path, tmp_path):
+    """Vector norms (one dim, or a 1-D input), matrix norms (two dims, or a 2-D input), keepdim, dtype."""
+    check_module(module, (torch.randn(2, 3, 4, dtype=dtype),), tmp_path, path)
+
+
+class Distances(torch.nn.Module):
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x, y):
+        pair = torch.nn.functional.pairwise_distance
+        return torch.cdist(x, y, p=self.p), torch.cdist(x[0], y[1], p=self.p), pair(x, y[:, :4], p=self.p), \
+            pair(x[0], y[0, :4], p=self.p, keepdim=True, eps=0.1), torch.nn.PairwiseDistance(p=self.p)(x[1], y[1, 0]), \
+            torch.ops.aten._cdist_forward(x, y, float(self.p), None)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("p", [0, 1, 2, INF, 1.5])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_distances(p, dtype, path, tmp_path):
+    """cdist and pairwise_distance for each kind of p (integral coordinates: p 0 has ties)."""
+    x, y = torch.randn(2, 4, 5).round().to(dtype), torch.randn(2, 6, 5).round().to(dtype)
+    check_module(Distances(p), (x, y), tmp_path, path)
+
+
+class MatrixNorm(torch.nn.Module):
+    def __init__(self, order):
+        super().__init__()
+        self.order = order
+
+    def forward(self, x):
+        return torch.linalg.matrix_norm(x, ord=self.order)
+
+
+@pytest.mark.parametrize("order", ["nuc", 2, -2])
+def test_singular_value_norms_refused(order, tmp_path):
+    """The spectral and nuclear norms need an SVD, which OpenVINO has no operation for."""
+    with pytest.raises(ConversionError, match="needs singular values"):
+        convert_model(input_model=MatrixNorm(order), example_input=(torch.randn(3, 3),), output_dir=str(tmp_path))
