@@ -14,7 +14,8 @@ model inputs work too, and constant weights fold into constants):
 * optional inputs: OpenVINO needs the sequence lengths (the sequence length for every batch
   item when ONNX has none), zero initial states and a zero bias.
 
-LSTMSequence has no peepholes: an LSTM with peephole weights becomes a Loop (``lstm_loop``).
+LSTMSequence has no peepholes, and OpenVINO's CPU plugin ignores the sequence ops' lengths when
+a shape is dynamic: such nodes become a Loop per direction (``recurrent_loop``).
 """
 from __future__ import annotations
 
@@ -186,36 +187,55 @@ def sequence(node: Node, b: OpBuilder) -> list[Port | None]:
     return outputs
 
 
+def needs_loop(node: Node) -> bool:
+    """Whether ``node`` is computed by a Loop rather than a sequence op: an LSTM with peepholes
+    (the sequence op has none), or sequence lengths that may be shorter than the sequence while
+    a shape is dynamic (OpenVINO's CPU plugin ignores the sequence ops' lengths then)."""
+    if node.cell == "LSTM" and has_peepholes(node):
+        return True
+    if not node.is_in_port_connected(LENGTHS):
+        return False
+    x = node.in_shape(X)
+    if x is not None and all(d >= 0 for d in x):
+        return False
+    lengths = node.in_value(LENGTHS)
+    seq = x[1 if node.layout else 0] if x is not None else -1
+    return lengths is None or seq < 0 or bool(np.any(np.asarray(lengths) != seq))
+
+
 @translator("onnx", "LSTM")
 def lstm(node: Node, b: OpBuilder) -> list[Port | None]:
-    """LSTMSequence, or a Loop over the sequence when there are peephole weights."""
-    if has_peepholes(node):
-        return lstm_loop(b, node)
-    return sequence(node, b)
+    """LSTMSequence, or a Loop over the sequence (``needs_loop``)."""
+    return recurrent_loop(b, node) if needs_loop(node) else sequence(node, b)
 
 
 @translator("onnx", "GRU")
 def gru(node: Node, b: OpBuilder) -> list[Port | None]:
-    return sequence(node, b)
+    return recurrent_loop(b, node) if needs_loop(node) else sequence(node, b)
 
 
 @translator("onnx", "RNN")
 def rnn(node: Node, b: OpBuilder) -> list[Port | None]:
-    return sequence(node, b)
+    return recurrent_loop(b, node) if needs_loop(node) else sequence(node, b)
 
 
-# ---------------------------------------------------------------------------- LSTM with peepholes
+# ---------------------------------------------------------------------------- the Loop form
 #
-# OpenVINO's LSTMSequence has no peepholes, and the CPU plugin ignores LSTMCell-1's. Per direction
-# and time step, in ONNX's gate order i, o, f, c:
+# One Loop per direction steps through the sequence; per time step, in ONNX's gate orders
+# (f, g, h the activations; ``clip`` bounds the inputs of f and g):
 #
-#     gates = x_t W^T + h R^T + Wb + Rb
-#     i = f(gi + Pi * c)    f = f(gf + Pf * c)    c' = f * c + i * g(gc)
-#     o = f(go + Po * c')   h' = o * h(c')
+#     LSTM (i, o, f, c):  gates = x_t W^T + h R^T + Wb + Rb
+#                         i = f(gi + Pi * c)    f = f(gf + Pf * c)    c' = f * c + i * g(gc)
+#                         o = f(go + Po * c')   h' = o * h(c')
+#     GRU (z, r, h):      z, r = f(x_t W_zr^T + h R_zr^T + Wb_zr + Rb_zr)
+#                         n = g(x_t W_h^T + Wb_h + r * (h R_h^T + Rb_h))   (linear_before_reset)
+#                         n = g(x_t W_h^T + Wb_h + (r * h) R_h^T + Rb_h)   (otherwise)
+#                         h' = (1 - z) * n + z * h
+#     RNN:                h' = f(x_t W^T + h R^T + Wb + Rb)
 #
-# with ``clip`` bounding every gate's activation input. At steps at or past a batch item's
-# sequence length its state stays and its output is zero; the reverse direction runs forward over
-# the sequences reversed within their lengths (ReverseSequence before and after).
+# At steps at or past a batch item's sequence length its state stays and its output is zero; the
+# reverse direction runs forward over the sequences reversed within their lengths
+# (ReverseSequence before and after).
 
 
 def has_peepholes(node: Node) -> bool:
@@ -232,65 +252,103 @@ def per_direction(b: OpBuilder, tensor, dirs: int) -> list:
     return [b.Squeeze(t, i64(0)) for t in parts]
 
 
-def lstm_loop(b: OpBuilder, node: Node) -> list:
-    """Y, Y_h, Y_c of ``node`` (ONNX layout) computed by one Loop per direction."""
+def recurrent_loop(b: OpBuilder, node: Node) -> list:
+    """Y, Y_h (and LSTM Y_c) of ``node`` (ONNX layout) computed by one Loop per direction."""
     ins = RecurrentInputs(b, node, batch_first=False)
     lengths = convert(b, ins.lengths(), "i64")
-    halves = ins.bias_halves()
-    bias = b.Add(*halves) if halves is not None else ins.zeros(ins.dirs, 4 * ins.hidden)
-    w, r, p = (optional_source(node, i) for i in (W, R, P))
-    weights = zip(*(per_direction(b, t, ins.dirs) for t in (ins.state(H0), ins.state(C0), w, r, bias, p)))
-    ys, hs, cs = [], [], []
-    for d, inputs in enumerate(weights):
+    lstm_cell = node.cell == "LSTM"
+    bias = optional_source(node, B) or ins.zeros(ins.dirs, 2 * ins.gates * ins.hidden)
+    weights = [ins.state(H0)] + ([ins.state(C0)] if lstm_cell else []) + [optional_source(node, W),
+                                                                          optional_source(node, R), bias]
+    if lstm_cell:
+        weights.append(optional_source(node, P) or ins.zeros(ins.dirs, 3 * ins.hidden))
+    per_dir = zip(*(per_direction(b, t, ins.dirs) for t in weights))
+    outputs = []
+    for d, inputs in enumerate(per_dir):
         reverse = node.direction == "reverse" or d == 1
         x = b.ReverseSequence(ins.x, lengths, batch_axis=1, seq_axis=0) if reverse else ins.x
-        y, h, c = step_loop(b, node, ins, x, lengths, *inputs)
+        results = list(step_loop(b, node, ins, x, lengths, list(inputs)))
         if reverse:
-            y = b.ReverseSequence(y, lengths, batch_axis=1, seq_axis=0)
-        ys.append(b.Unsqueeze(y, i64(1)))
-        hs.append(b.Unsqueeze(h, i64(0)))
-        cs.append(b.Unsqueeze(c, i64(0)))
-    y, h, c = (b.Concat(*t, axis=int(t is ys)) if len(t) > 1 else t[0] for t in (ys, hs, cs))
+            results[0] = b.ReverseSequence(results[0], lengths, batch_axis=1, seq_axis=0)
+        outputs.append([b.Unsqueeze(results[0], i64(1))] + [b.Unsqueeze(t, i64(0)) for t in results[1:]])
+    merged = [b.Concat(*parts, axis=1 if k == 0 else 0) if len(parts) > 1 else parts[0]
+              for k, parts in enumerate(zip(*outputs))]
     if node.layout:
-        y = b.Transpose(y, i64(2, 0, 1, 3))
-        h, c = (b.Transpose(t, SWAP01) for t in (h, c))
-    return [y, h, c][:len(node.out_ports())]
+        merged = [b.Transpose(merged[0], i64(2, 0, 1, 3))] + [b.Transpose(t, SWAP01) for t in merged[1:]]
+    return merged[:len(node.out_ports())]
 
 
-def step_loop(b: OpBuilder, node: Node, ins: RecurrentInputs, x, lengths, h0, c0, w, r, bias, p) -> tuple:
-    """Loop over the sequence axis of ``x`` [seq, batch, input]; returns (Y [seq, batch, hidden],
-    last h, last c)."""
-    body = new_body(b.graph)
-    bb = OpBuilder(body, f"{node.name}/step")
-    it = bb.node("Parameter", shape=(), element_type="i64", name=f"{node.name}/t")
-    names = ("x_t", "h", "c", "W", "R", "B", "P", "lengths")
-    xt, h, c, wp, rp, bp, pp, lp = (bb.node("Parameter", name=f"{node.name}/{n}") for n in names)
-    hidden = ins.hidden
-    f_act, g_act, h_act = (lambda t, name=name: bb.op(ACTIVATION_OPS[name], t) for name in node.activations)
-    if node.clip:
-        clip = float(node.clip)
-        f_act, g_act = ((lambda t, fn=fn: fn(bb.Clamp(t, min=-clip, max=clip))) for fn in (f_act, g_act))
-    gates = bb.Add(bb.Add(bb.MatMul(bb.Squeeze(xt.out_port(0), i64(0)), wp, transpose_b=True),
-                          bb.MatMul(h, rp, transpose_b=True)), bp)
+def _activations(bb: OpBuilder, node: Node) -> list:
+    """The node's activation functions as builders; with ``clip`` the gate activations (f, g,
+    not LSTM's h of the cell state) get their input clipped, as ONNX Runtime computes."""
+    def make(name, clipped):
+        if clipped:
+            clip = float(node.clip)
+            return lambda t: bb.op(ACTIVATION_OPS[name], bb.Clamp(t, min=-clip, max=clip))
+        return lambda t: bb.op(ACTIVATION_OPS[name], t)
+    return [make(name, bool(node.clip) and k < 2) for k, name in enumerate(node.activations)]
+
+
+def _cell(bb: OpBuilder, node: Node, hidden: int, xt, states: list, w, r, bias, p) -> list:
+    """The next states (h first) of one step of the node's cell (formulas above)."""
+    acts = _activations(bb, node)
+    size = GATES[node.cell] * hidden
+    wb, rb = split(bb, bias, 0, size, size)
+    h = states[0]
+    if node.cell == "GRU":
+        f, g = acts[0], acts[1]
+        w_zr, w_h = split(bb, w, 0, 2 * hidden, hidden)
+        r_zr, r_h = split(bb, r, 0, 2 * hidden, hidden)
+        wb_zr, wb_h = split(bb, wb, 0, 2 * hidden, hidden)
+        rb_zr, rb_h = split(bb, rb, 0, 2 * hidden, hidden)
+        zr = f(bb.Add(bb.Add(bb.MatMul(xt, w_zr, transpose_b=True), bb.MatMul(h, r_zr, transpose_b=True)),
+                      bb.Add(wb_zr, rb_zr)))
+        z, reset = split(bb, zr, 1, hidden, hidden)
+        x_h = bb.Add(bb.MatMul(xt, w_h, transpose_b=True), wb_h)
+        if node.linear_before_reset:
+            n = g(bb.Add(x_h, bb.Multiply(reset, bb.Add(bb.MatMul(h, r_h, transpose_b=True), rb_h))))
+        else:
+            n = g(bb.Add(x_h, bb.Add(bb.MatMul(bb.Multiply(reset, h), r_h, transpose_b=True), rb_h)))
+        return [bb.Add(bb.Multiply(bb.Subtract(np.ones((), np_dtype(node.in_dtype(X))), z), n), bb.Multiply(z, h))]
+    gates = bb.Add(bb.Add(bb.MatMul(xt, w, transpose_b=True), bb.MatMul(h, r, transpose_b=True)), bb.Add(wb, rb))
+    if node.cell == "RNN":
+        return [acts[0](gates)]
+    f_act, g_act, h_act = acts
+    c_prev = states[1]
     gi, go, gf, gc = split(bb, gates, 1, *[hidden] * 4)
-    pi, po, pf = split(bb, pp, 0, *[hidden] * 3)
-    c_prev = c.out_port(0)
+    pi, po, pf = split(bb, p, 0, *[hidden] * 3)
     i = f_act(bb.Add(gi, bb.Multiply(pi, c_prev)))
     forget = f_act(bb.Add(gf, bb.Multiply(pf, c_prev)))
     c_new = bb.Add(bb.Multiply(forget, c_prev), bb.Multiply(i, g_act(gc)))
-    h_new = bb.Multiply(f_act(bb.Add(go, bb.Multiply(po, c_new))), h_act(c_new))
+    return [bb.Multiply(f_act(bb.Add(go, bb.Multiply(po, c_new))), h_act(c_new)), c_new]
+
+
+def step_loop(b: OpBuilder, node: Node, ins: RecurrentInputs, x, lengths, inputs: list) -> tuple:
+    """Loop over the sequence axis of ``x`` [seq, batch, input] with ``inputs`` (initial states,
+    W, R, B and, for LSTM, P of one direction); returns (Y [seq, batch, hidden], last states...)."""
+    count = 2 if node.cell == "LSTM" else 1
+    body = new_body(b.graph)
+    bb = OpBuilder(body, f"{node.name}/step")
+    it = bb.node("Parameter", shape=(), element_type="i64", name=f"{node.name}/t")
+    xt = bb.node("Parameter", name=f"{node.name}/x_t")
+    names = ["h", "c"][:count] + ["W", "R", "B"] + (["P"] if count == 2 else []) + ["lengths"]
+    params = [bb.node("Parameter", name=f"{node.name}/{n}") for n in names]
+    states, (w, r, bias), p, lp = (params[:count], params[count:count + 3], params[count + 3] if count == 2 else None,
+                                   params[-1])
+    states = [s.out_port(0) for s in states]
+    new = _cell(bb, node, ins.hidden, bb.Squeeze(xt.out_port(0), i64(0)), states, w, r, bias, p)
     running = bb.Unsqueeze(bb.Less(it, lp), i64(1))
-    y = bb.Unsqueeze(bb.Select(running, h_new, np.zeros((), ins.dtype)), i64(0))
+    y = bb.Unsqueeze(bb.Select(running, new[0], np.zeros((), ins.dtype)), i64(0))
     results = [bb.node("Result", bb.const(np.array(True)), name=f"{node.name}/continue"),
-               bb.node("Result", y, name=f"{node.name}/y"),
-               bb.node("Result", bb.Select(running, h_new, h), name=f"{node.name}/h_out"),
-               bb.node("Result", bb.Select(running, c_new, c), name=f"{node.name}/c_out")]
+               bb.node("Result", y, name=f"{node.name}/y")]
+    results += [bb.node("Result", bb.Select(running, n, s), name=f"{node.name}/{name}_out")
+                for n, s, name in zip(new, states, names)]
     in_map = [port_entry(-1, it, purpose="current_iteration"), sliced_entry(2, xt, 0)]
-    in_map += [port_entry(3 + k, param) for k, param in enumerate((h, c, wp, rp, bp, pp, lp))]
-    out_map = [port_entry(-1, results[0], purpose="execution_condition"), sliced_entry(0, results[1], 0),
-               port_entry(1, results[2]), port_entry(2, results[3])]
-    loop = b.node("Loop", ins.seq, b.const(np.array(True)), x, h0, c0, w, r, bias, p, lengths,
+    in_map += [port_entry(3 + k, param) for k, param in enumerate(params)]
+    out_map = [port_entry(-1, results[0], purpose="execution_condition"), sliced_entry(0, results[1], 0)]
+    out_map += [port_entry(1 + k, res) for k, res in enumerate(results[2:])]
+    loop = b.node("Loop", ins.seq, b.const(np.array(True)), x, *inputs, lengths,
                   name=f"{node.name}/loop", bodies={"body": body}, input_port_map=in_map, output_port_map=out_map,
-                  back_edges=[{"from": results[2].id, "to": h.id}, {"from": results[3].id, "to": c.id}],
-                  num_outputs=3)
-    return tuple(loop.out_port(i) for i in range(3))
+                  back_edges=[{"from": res.id, "to": param.id} for res, param in zip(results[2:], params)],
+                  num_outputs=1 + count)
+    return tuple(loop.out_port(i) for i in range(1 + count))

@@ -16,9 +16,10 @@ SEQ, BATCH, INPUT, HIDDEN = 4, 3, 5, 6
 
 
 def recurrent_model(cell, direction="forward", layout=0, bias=True, lengths=False, initial=False,
-                    const_weights=False, outputs=None, peepholes=False, **attrs):
+                    const_weights=False, outputs=None, peepholes=False, dynamic_batch=False, **attrs):
     """One ONNX ``cell`` node; returns the model and its input values (the optional inputs that
-    are left out are empty names; an attribute given as None is left out)."""
+    are left out are empty names; an attribute given as None is left out; ``dynamic_batch``
+    declares the batch dimension of every input as N)."""
     rng = np.random.default_rng(7)
     dirs = 2 if direction == "bidirectional" else 1
     g = GATES[cell] * HIDDEN
@@ -48,7 +49,12 @@ def recurrent_model(cell, direction="forward", layout=0, bias=True, lengths=Fals
                             **{k: v for k, v in attrs.items() if v is not None})
     inits = {k: values.pop(k) for k in ("W", "R", "B", "P") if const_weights and k in values}
     types = {"L": TensorProto.INT32}
-    model = make_model([node], [(k, types.get(k, F), list(v.shape)) for k, v in values.items()],
+    def shape(name, value):
+        dims = list(value.shape)
+        if dynamic_batch and name in ("X", "H0", "C0", "L"):
+            dims[0 if name == "L" else int(bool(layout)) if name == "X" else 1 - int(bool(layout))] = "N"
+        return dims
+    model = make_model([node], [(k, types.get(k, F), shape(k, v)) for k, v in values.items()],
                        [(o, F, None) for o in outputs if o], inits, opset=22, ir_version=10)
     return model, list(values.values())
 
@@ -108,6 +114,25 @@ def test_only_last_state_used(tmp_path):
 def test_peepholes_as_loop(tmp_path, direction, layout, lengths, initial, clip):
     check(tmp_path, "LSTM", direction, layout=layout, lengths=lengths, initial=initial, peepholes=True,
           **({"clip": clip} if clip else {}))
+
+
+@pytest.mark.parametrize("cell", ["LSTM", "GRU", "RNN"])
+@pytest.mark.parametrize("direction, layout, initial", [("forward", 0, False), ("reverse", 1, True),
+                                                        ("bidirectional", 0, True)])
+def test_sequence_lengths_with_a_dynamic_batch_step_in_a_loop(tmp_path, cell, direction, layout, initial):
+    """OpenVINO's CPU plugin ignores the sequence ops' lengths when a shape is dynamic: such a node
+    becomes a Loop; with static shapes the sequence op stays."""
+    xml = open(check(tmp_path / "dynamic", cell, direction, layout=layout, lengths=True, initial=initial,
+                     dynamic_batch=True).xml).read()
+    assert 'type="Loop"' in xml and f'type="{cell}Sequence"' not in xml
+    xml = open(check(tmp_path / "static", cell, direction, layout=layout, lengths=True, initial=initial).xml).read()
+    assert f'type="{cell}Sequence"' in xml
+
+
+@pytest.mark.parametrize("lbr", [0, 1])
+def test_gru_loop_linear_before_reset_and_clip(tmp_path, lbr):
+    check(tmp_path, "GRU", "bidirectional", lengths=True, dynamic_batch=True, linear_before_reset=lbr, clip=0.7,
+          activations=["Sigmoid", "Relu"] * 2)
 
 
 def test_zero_peepholes_keep_lstm_sequence(tmp_path):
