@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import dim_size, scalar_int
+from extensions.front.pytorch.aten import const, dim_size, scalar_int
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -249,3 +249,119 @@ def one_hot(node, a, b):
 def nonzero(node, a, b):
     """[n, rank] coordinates (NonZero gives [rank, n])."""
     return [b.Transpose(b.NonZero(a.tensor(0), output_type="i64"), i64(1, 0))]
+
+
+# ---------------------------------------------------------------------------- index_add / copy / fill
+
+
+def _along(b, index: Port, axis: int, rank: int) -> Port:
+    """A 1-D ``index`` reshaped to lie along ``axis`` of a tensor of ``rank`` (1 elsewhere)."""
+    others = [d for d in range(rank) if d != axis]
+    return b.Unsqueeze(index, i64(others)) if others else index
+
+
+def _flat(b, x: Port) -> Port:
+    return b.Reshape(x, i64(-1), special_zero=False)
+
+
+def _index_scatter(node, a, b, reduction: str):
+    """self with the slices ``index`` along ``dim`` replaced by (``reduction`` "sum": added to)
+    the slices of ``source`` in order: ScatterElementsUpdate of the index spread over source."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    source = convert(b, a.tensor("source"), et)
+    alpha = a.const("alpha", 1) if a.has("alpha") else 1
+    if alpha != 1:
+        source = b.Multiply(source, const(b, alpha, et))
+    if rank == 0:
+        return source if reduction == "none" else b.Add(x, source)
+    axis = _axis(node, a, x)
+    index = _along(b, _flat(b, convert(b, a.tensor("index"), "i64")), axis, rank)
+    index = b.Broadcast(index, shape_of(b, source), mode="numpy")
+    return b.ScatterElementsUpdate(x, index, source, b.const(np.int64(axis)), reduction=reduction)
+
+
+@aten("aten::index_add")
+def index_add(node, a, b):
+    """index_add(dim, index, source, alpha): alpha * source's slices added at ``index``."""
+    return [_index_scatter(node, a, b, "sum")]
+
+
+@aten("aten::index_copy")
+def index_copy(node, a, b):
+    """index_copy(dim, index, source): source's slices written at ``index``."""
+    return [_index_scatter(node, a, b, "none")]
+
+
+@aten("aten::index_fill")
+def index_fill(node, a, b):
+    """index_fill(dim, index, value): the slices at ``index`` along ``dim`` set to ``value``."""
+    x = a.tensor(0)
+    value = convert(b, a.tensor("value"), x.data.get_dtype())
+    rank = rank_of(x, node)
+    if rank == 0:
+        return [value]
+    axis = _axis(node, a, x)
+    size = dim_size(b, x, axis)
+    positions = b.Range(b.const(np.int64(0)), size, b.const(np.int64(1)), output_type="i64")
+    index = positive_index(b, _flat(b, a.tensor("index")), size)
+    hit = b.ReduceLogicalOr(b.Equal(b.Unsqueeze(positions, i64(1)), b.Unsqueeze(index, i64(0))), i64(1),
+                            keep_dims=False)
+    return [b.Select(_along(b, hit, axis, rank), value, x)]
+
+
+# ---------------------------------------------------------------------------- masks
+
+
+def _broadcast_pair(b, x: Port, y: Port) -> tuple[Port, Port]:
+    """x and y broadcast to the shape of both (numpy rules)."""
+    shape = shape_of(b, b.Broadcast(x, shape_of(b, y), mode="bidirectional"))
+    return b.Broadcast(x, shape, mode="numpy"), b.Broadcast(y, shape, mode="numpy")
+
+
+@aten("aten::masked_select")
+def masked_select(node, a, b):
+    """The elements of self where mask (the two broadcast together) is set, as a 1-D tensor."""
+    x, mask = _broadcast_pair(b, a.tensor(0), convert(b, a.tensor("mask"), "boolean"))
+    where_set = _flat(b, b.NonZero(_flat(b, mask), output_type="i64"))
+    return [b.Gather(_flat(b, x), where_set, b.const(np.int64(0)))]
+
+
+@aten("aten::masked_scatter")
+def masked_scatter(node, a, b):
+    """self with the positions where mask is set taken from source's elements in order (the
+    running count of set positions indexes the flattened source)."""
+    x = a.tensor(0)
+    mask = b.Broadcast(convert(b, a.tensor("mask"), "boolean"), shape_of(b, x), mode="numpy")
+    flat_mask = _flat(b, mask)
+    taken = b.Subtract(b.CumSum(convert(b, flat_mask, "i64"), b.const(np.int64(0))), b.const(np.int64(1)))
+    taken = b.Maximum(taken, b.const(np.int64(0)))
+    source = _flat(b, convert(b, a.tensor("source"), x.data.get_dtype()))
+    values = b.Gather(source, taken, b.const(np.int64(0)))
+    return [b.Reshape(b.Select(flat_mask, values, _flat(b, x)), shape_of(b, x), special_zero=False)]
+
+
+# ---------------------------------------------------------------------------- take_along_dim
+
+
+@aten("aten::take_along_dim")
+def take_along_dim(node, a, b):
+    """take_along_dim(indices, dim): GatherElements along ``dim`` with self and indices broadcast
+    over the other dims; no dim gathers from the flattened tensor."""
+    x, index = a.tensor(0), convert(b, a.tensor("indices"), "i64")
+    if a.is_none("dim"):
+        return [b.Gather(_flat(b, x), _flat(b, index), b.const(np.int64(0)), batch_dims=0)]
+    rank = rank_of(x, node)
+    axis = _axis(node, a, x)
+    if rank_of(index, node) != rank:
+        raise ConversionError(f"take_along_dim needs indices of the input's rank ({rank}).")
+    both = b.Maximum(shape_of(b, x), shape_of(b, index))
+    axis_c = i64(axis)
+
+    def keep_axis(port):
+        return b.ScatterUpdate(both, axis_c, b.Gather(shape_of(b, port), axis_c, b.const(np.int64(0))),
+                               b.const(np.int64(0)))
+    x = b.Broadcast(x, keep_axis(x), mode="numpy")
+    index = positive_index(b, b.Broadcast(index, keep_axis(index), mode="numpy"), dim_size(b, x, axis))
+    return [b.GatherElements(x, index, axis=axis)]
