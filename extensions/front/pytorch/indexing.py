@@ -9,7 +9,7 @@ from extensions.front.pytorch.aten import const, dim_size, scalar_int
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
-from mo.graph.building import INT64_MAX, convert, dims_slice, i64, norm_axis, rank_of, shape_of
+from mo.graph.building import INT64_MAX, convert, dims_slice, i64, int_list_port, norm_axis, rank_of, shape_of
 from mo.graph.port import Port
 
 SCATTER_REDUCTIONS = {"add": "sum", "sum": "sum", "multiply": "prod", "prod": "prod", "mean": "mean",
@@ -365,3 +365,135 @@ def take_along_dim(node, a, b):
     x = b.Broadcast(x, keep_axis(x), mode="numpy")
     index = positive_index(b, b.Broadcast(index, keep_axis(index), mode="numpy"), dim_size(b, x, axis))
     return [b.GatherElements(x, index, axis=axis)]
+
+
+@aten("aten::fill_diagonal")
+def fill_diagonal(node, a, b):
+    """fill_diagonal_(fill_value, wrap): the elements whose indices are all equal set to the
+    value (a tall matrix: every cols + 1-th element of the flattened matrix when ``wrap``)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    if rank < 2:
+        raise ConversionError("fill_diagonal needs a tensor of at least 2 dimensions.")
+    value = convert(b, a.tensor("fill_value"), x.data.get_dtype())
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    coords = [_along(b, b.Range(zero, dim_size(b, x, d), one, output_type="i64"), d, rank) for d in range(rank)]
+    if rank == 2:
+        cols = dim_size(b, x, 1)
+        flat = b.Add(b.Multiply(coords[0], cols), coords[1])
+        hit = b.Equal(b.FloorMod(flat, b.Add(cols, one)), zero)
+        if not bool(a.const("wrap", False)):
+            hit = b.LogicalAnd(hit, b.Less(coords[0], cols))
+    else:
+        hit = b.Equal(coords[0], coords[1])
+        for c in coords[2:]:
+            hit = b.LogicalAnd(hit, b.Equal(coords[0], c))
+    return [b.Select(hit, value, x)]
+
+
+# ---------------------------------------------------------------------------- embedding_bag
+
+EMBEDDING_BAG_MODES = {0: "sum", 1: "mean", 2: "max"}
+
+
+@aten("aten::embedding_bag", "aten::_embedding_bag", "aten::_embedding_bag_forward_only")
+def embedding_bag(node, a, b):
+    """embedding_bag(weight, indices, offsets, ..., mode, ..., per_sample_weights,
+    include_last_offset, padding_idx): the rows of each bag (1-D indices cut at ``offsets``, or
+    the rows of 2-D indices) reduced by sum / mean / max, rows weighted by per_sample_weights;
+    rows at padding_idx count in no bag, an empty bag is zeros. Only the first output (the bags)
+    is computed."""
+    weight = a.tensor(0)
+    indices = convert(b, a.tensor("indices"), "i64")
+    mode = EMBEDDING_BAG_MODES.get(int(a.const("mode", 0)))
+    if mode is None:
+        raise ConversionError(f"embedding_bag mode {a.const('mode')} is not one of 0 (sum), 1 (mean), 2 (max).")
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    rows = b.Gather(weight, _flat(b, indices), zero)                      # [n, D]
+    if not a.is_none("per_sample_weights"):
+        rows = b.Multiply(rows, b.Unsqueeze(_flat(b, convert(b, a.tensor("per_sample_weights"),
+                                                             weight.data.get_dtype())), one))
+    count = dim_size(b, _flat(b, indices), 0)
+    positions = b.Range(zero, count, one, output_type="i64")
+    if rank_of(indices, node) == 2:
+        bags = dim_size(b, indices, 0)
+        bag = b.Divide(positions, b.Maximum(dim_size(b, indices, 1), one))
+    elif rank_of(indices, node) == 1 and not a.is_none("offsets"):
+        offsets = _flat(b, convert(b, a.tensor("offsets"), "i64"))
+        bags = dim_size(b, offsets, 0)
+        if bool(a.const("include_last_offset", False)):
+            bags = b.Subtract(bags, one)
+        started = b.GreaterEqual(b.Unsqueeze(positions, one), b.Unsqueeze(offsets, zero))
+        bag = b.Subtract(b.ReduceSum(convert(b, started, "i64"), one, keep_dims=False), one)
+    else:
+        raise ConversionError("embedding_bag needs 1-D indices with offsets or 2-D indices.")
+    bag = b.Minimum(bag, bags)      # indices at or past the last offset of include_last_offset: no bag
+    padding = a.const("padding_idx", None) if a.has("padding_idx") else None
+    if padding is not None and padding >= 0:
+        bag = b.Select(b.Equal(_flat(b, indices), b.const(np.int64(padding))), bags, bag)
+    # bag `bags` collects what belongs to no bag; it is cut off afterwards
+    width = dim_size(b, weight, 1)
+    shape = int_list_port(b, [b.Add(bags, one), width])
+    init = b.Broadcast(const(b, 0, weight.data.get_dtype()), shape)
+    spread = b.Broadcast(b.Unsqueeze(bag, one), shape_of(b, rows), mode="numpy")
+    reduced = b.ScatterElementsUpdate(init, spread, rows, zero, reduction=mode,
+                                      use_init_val=mode == "sum")
+    return [sliced(b, reduced, 0, 0, bags), None, None, None][:node.num_outputs]
+
+
+# ---------------------------------------------------------------------------- strided views
+
+
+def _strided_positions(a) -> np.ndarray:
+    """The positions in the flattened (contiguous) input that an as_strided view of constant
+    ``size``, ``stride`` and ``storage_offset`` reads, in the view's shape."""
+    size = [int(s) for s in a.const("size")]
+    stride = [int(s) for s in a.const("stride")]
+    if len(size) != len(stride):
+        raise ConversionError(f"as_strided with {len(size)} sizes and {len(stride)} strides.")
+    offset = a.const("storage_offset", None) if a.has("storage_offset") else None
+    positions = np.full(size, int(offset or 0), np.int64)
+    for axis, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[axis] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * s).reshape(shape)
+    return positions
+
+
+@aten("aten::as_strided", "aten::as_strided_copy")
+def as_strided(node, a, b):
+    """as_strided(size, stride, storage_offset) of a contiguous tensor: a Gather of the positions
+    it reads from the flattened tensor."""
+    return [b.Gather(_flat(b, a.tensor(0)), b.const(_strided_positions(a)), b.const(np.int64(0)))]
+
+
+@aten("aten::as_strided_scatter")
+def as_strided_scatter(node, a, b):
+    """as_strided_scatter(src, size, stride, storage_offset): src written at the positions the
+    view reads (ScatterUpdate of the flattened tensor)."""
+    x = a.tensor(0)
+    src = convert(b, a.tensor("src"), x.data.get_dtype())
+    written = b.ScatterUpdate(_flat(b, x), b.const(_strided_positions(a)), src, b.const(np.int64(0)))
+    return [b.Reshape(written, shape_of(b, x), special_zero=False)]
+
+
+@aten("aten::unfold")
+def unfold(node, a, b):
+    """x.unfold(dimension, size, step): the windows of ``size`` every ``step`` along the dim,
+    that dim becoming the window count and a new last dim the window (a Gather of the window
+    positions [windows, size], the window dim moved last)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    axis = norm_axis(a.const("dimension"), max(rank, 1), node)
+    size, step = int(a.const("size")), int(a.const("step"))
+    if size < 0 or step <= 0:
+        raise ConversionError(f"unfold needs size >= 0 and step > 0 (size {size}, step {step}).")
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    if rank == 0:
+        return [b.Unsqueeze(x, zero)]
+    windows = b.Add(b.Divide(b.Subtract(dim_size(b, x, axis), b.const(np.int64(size))), b.const(np.int64(step))), one)
+    starts = b.Multiply(b.Range(zero, b.Maximum(windows, zero), one, output_type="i64"), b.const(np.int64(step)))
+    positions = b.Add(b.Unsqueeze(starts, one), b.const(np.arange(size, dtype=np.int64)))
+    gathered = b.Gather(x, positions, b.const(np.int64(axis)))     # [..., windows, size, ...]
+    order = list(range(axis + 1)) + list(range(axis + 2, rank + 1)) + [axis + 1]
+    return [b.Transpose(gathered, i64(order)) if order != list(range(rank + 1)) else gathered]
