@@ -497,3 +497,70 @@ def unfold(node, a, b):
     gathered = b.Gather(x, positions, b.const(np.int64(axis)))     # [..., windows, size, ...]
     order = list(range(axis + 1)) + list(range(axis + 2, rank + 1)) + [axis + 1]
     return [b.Transpose(gathered, i64(order)) if order != list(range(rank + 1)) else gathered]
+
+
+# ---------------------------------------------------------------------------- searching, unique
+
+
+def _insertion_points(b, sequence: Port, values: Port, right: bool, rank_equal: bool) -> Port:
+    """For each value, how many elements of the sorted ``sequence`` (its last dim; leading dims
+    matching the values' when ``rank_equal``) are below it (``right``: not above it)."""
+    if rank_equal:
+        seq, vals = b.Unsqueeze(sequence, b.const(np.int64(-2))), b.Unsqueeze(values, b.const(np.int64(-1)))
+    else:
+        seq, vals = sequence, b.Unsqueeze(values, b.const(np.int64(-1)))
+    below = b.LessEqual(seq, vals) if right else b.Less(seq, vals)
+    return b.ReduceSum(convert(b, below, "i64"), i64(-1), keep_dims=False)
+
+
+def _search(node, b, sequence: Port, values: Port, right: bool, out_int32: bool) -> Port:
+    from extensions.front.pytorch.aten import promote_types
+    et = promote_types(sequence.data.get_dtype(), values.data.get_dtype())
+    sequence, values = convert(b, sequence, et), convert(b, values, et)
+    seq_rank, val_rank = rank_of(sequence, node), rank_of(values, node)
+    if seq_rank == 0:
+        raise ConversionError("The sorted sequence of searchsorted / bucketize cannot be a scalar.")
+    if seq_rank != 1 and seq_rank != val_rank:
+        raise ConversionError(f"searchsorted of a {seq_rank}-D sequence needs values of that rank, not {val_rank}.")
+    found = _insertion_points(b, sequence, values, right, seq_rank != 1)
+    return convert(b, found, "i32" if out_int32 else "i64")
+
+
+def _flag(a, key: str) -> bool:
+    return bool(a.const(key, False)) if a.has(key) else False
+
+
+@aten("aten::searchsorted")
+def searchsorted(node, a, b):
+    """searchsorted(sorted_sequence, values, out_int32, right, side, sorter): the insertion
+    index of each value along the sequence's last dim (counted comparisons)."""
+    sequence = a.tensor(0)
+    if not a.is_none("sorter"):
+        sorter = convert(b, a.tensor("sorter"), "i64")
+        sequence = b.GatherElements(sequence, sorter, axis=rank_of(sequence, node) - 1)
+    side = a.const("side", None) if a.has("side") else None
+    right = _flag(a, "right") or side == "right"
+    return [_search(node, b, sequence, a.tensor(1), right, _flag(a, "out_int32"))]
+
+
+@aten("aten::bucketize")
+def bucketize(node, a, b):
+    """bucketize(values, boundaries, out_int32, right): the bucket of each value."""
+    return [_search(node, b, a.tensor("boundaries"), a.tensor(0), _flag(a, "right"), _flag(a, "out_int32"))]
+
+
+@aten("aten::_unique2", "aten::unique_dim")
+def unique2(node, a, b):
+    """_unique2(sorted, return_inverse, return_counts): the sorted unique elements (PyTorch sorts
+    on CPU whatever ``sorted`` says), each element's position among them in the input's shape,
+    and the counts; the outputs not asked for are empty, as in PyTorch."""
+    x = a.tensor(0)
+    if node.fw_op == "aten::unique_dim":
+        found = b.Unique(x, b.const(np.int64(_axis(node, a, x))), sorted=True, index_element_type="i64",
+                         count_element_type="i64")
+        values, _, inverse, counts = found
+    else:
+        values, _, inverse, counts = b.Unique(x, sorted=True, index_element_type="i64", count_element_type="i64")
+        inverse = b.Reshape(inverse, shape_of(b, x), special_zero=False)
+    empty = b.const(np.zeros(0, np.int64))
+    return [values, inverse if _flag(a, "return_inverse") else empty, counts if _flag(a, "return_counts") else empty]

@@ -117,6 +117,21 @@ def min_(node, a, b):
     return _extreme(node, a, b, largest=False)
 
 
+@aten("aten::aminmax")
+def aminmax(node, a, b):
+    """aminmax(dim, keepdim): (amin, amax) over ``dim`` or over all elements (booleans computed
+    on 0/1)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    axes = list(range(rank)) if a.is_none("dim") else [norm_axis(a.const("dim"), max(rank, 1), node)]
+    if rank == 0:
+        return [x, x]
+    boolean = x.data.get_dtype() == "boolean"
+    y = convert(b, x, "u8") if boolean else x
+    results = [_reduce(b, op, y, axes, _keep(a)) for op in ("ReduceMin", "ReduceMax")]
+    return [convert(b, r, "boolean") for r in results] if boolean else results
+
+
 @aten("aten::argmax")
 def argmax(node, a, b):
     """The index of the first maximum along ``dim`` (of the flattened tensor when None)."""
