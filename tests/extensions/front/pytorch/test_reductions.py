@@ -52,3 +52,14 @@ class MoreReductions(torch.nn.Module):
                          ids=["reduce", "extremes", "sort", "more"])
 def test_reductions(module, path, tmp_path):
     check_module(module, (X,), tmp_path, path)
+
+
+class AminMax(torch.nn.Module):
+    def forward(self, x):
+        return torch.aminmax(x), torch.aminmax(x, dim=1), torch.aminmax(x, dim=-1, keepdim=True), x[0, 0].aminmax()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int32, torch.uint8, torch.bool])
+@pytest.mark.parametrize("path", PATHS)
+def test_aminmax(path, dtype, tmp_path):
+    check_module(AminMax(), ((torch.randn(3, 4) * 100).to(dtype),), tmp_path, path)
