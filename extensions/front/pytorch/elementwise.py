@@ -167,6 +167,29 @@ def compare(node, a, b):
     return [b.op(COMPARISONS[node.fw_op], x, y)]
 
 
+@aten("aten::equal")
+def equal(node, a, b):
+    """torch.equal: the same shape and the same values (a 0-d boolean)."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    rank_x, rank_y = x.data.get_rank(), y.data.get_rank()
+    shape_x, shape_y = x.data.get_shape(), y.data.get_shape()
+    if rank_x is None or rank_y is None:
+        raise ConversionError("torch.equal needs inputs of known rank; give input shapes with --input.")
+    if rank_x != rank_y or any(p >= 0 and q >= 0 and p != q for p, q in zip(shape_x, shape_y)):
+        return [b.const(np.array(False))]
+    axes = np.arange(rank_x, dtype=np.int64)
+    same_shape = b.ReduceLogicalAnd(b.Equal(b.ShapeOf(x), b.ShapeOf(y)), np.array([0], np.int64), keep_dims=False)
+    same_values = b.ReduceLogicalAnd(b.Equal(x, y), axes, keep_dims=False) if rank_x else b.Equal(x, y)
+    return [b.LogicalAnd(same_shape, same_values)]
+
+
+@aten("aten::outer", "aten::ger")
+def outer(node, a, b):
+    """The outer product of two vectors (promoted types)."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    return [binary_op(b, "Multiply", b.Unsqueeze(x, np.array([1], np.int64)), y, et)]
+
+
 @aten(*LOGICAL)
 def logical(node, a, b):
     """logical_and / or / xor of the operands taken as booleans."""

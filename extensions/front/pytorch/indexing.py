@@ -42,7 +42,7 @@ def _axis(node, a, x, key: str = "dim", default=None) -> int:
 # ---------------------------------------------------------------------------- slicing
 
 
-@aten("aten::slice")
+@aten("aten::slice", "aten::slice_copy")
 def slice_(node, a, b):
     """x[start:end:step] along ``dim`` as Slice (bounds may be computed)."""
     x = a.tensor(0)
@@ -54,7 +54,7 @@ def slice_(node, a, b):
     return [sliced(b, x, axis, start, end, step)]
 
 
-@aten("aten::select")
+@aten("aten::select", "aten::select_copy")
 def select(node, a, b):
     """x.select(dim, index) as a Gather of one index."""
     x = a.tensor(0)
@@ -97,7 +97,7 @@ def _stacked(b, x, pairs) -> tuple[Port, Port]:
     return target, stacked
 
 
-@aten("aten::index")
+@aten("aten::index", "aten::_unsafe_index")
 def index(node, a, b):
     """x[indices]: one index tensor is a Gather; several broadcast together and gather with
     GatherND over the indexed dims moved to the front; the result dims go where PyTorch puts

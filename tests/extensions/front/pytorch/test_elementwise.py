@@ -4,7 +4,7 @@ import torch
 
 from mo import convert_model
 from mo.errors import ConversionError
-from tests.utils.torch_models import PATHS, check_module
+from tests.utils.torch_models import PATHS, check_module, check_scripted
 
 torch.manual_seed(0)
 X = torch.randn(2, 3, 4)
@@ -105,3 +105,21 @@ def test_refused(module, message, tmp_path):
     """What PyTorch refuses (it would fail when run) or the IR cannot express is a clear error."""
     with pytest.raises(ConversionError, match=message):
         convert_model(input_model=torch.jit.script(module), example_input=(I,), output_dir=str(tmp_path))
+
+
+class OuterEqual(torch.nn.Module):
+    def forward(self, v, i):
+        return torch.outer(v, i), torch.outer(i, i), torch.ger(v, v), \
+            torch.tensor([torch.equal(v, i), torch.equal(v, v), torch.equal(v, v[:1]), torch.equal(v[0], v[0])])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32, torch.float64])
+@pytest.mark.parametrize("path", PATHS)
+def test_outer(path, dtype, tmp_path):
+    check_module(OuterEqual(), ((torch.randn(5) * 3).to(dtype), torch.arange(5)), tmp_path, path)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64])
+def test_equal(dtype, tmp_path):
+    """torch.equal stays a node in scripted code (a trace records its value)."""
+    check_scripted(OuterEqual(), ((torch.arange(5) * 1).to(dtype), torch.arange(5)), tmp_path)
