@@ -73,8 +73,9 @@ class RunTimeSizes(torch.nn.Module):
 def test_run_time_sizes(tmp_path):
     """eye of sizes and linspace of bounds the model computes (export keeps them symbolic)."""
     import torch.export as te
-    from tests.utils.runtime import assert_close, run_ir
+
     from mo import convert_model
+    from tests.utils.runtime import assert_close, run_ir
     module = RunTimeSizes().eval()
     x = torch.randn(4, 3)
     program = te.export(module, (x,), dynamic_shapes={"x": {0: te.Dim("n", min=2, max=16)}})
