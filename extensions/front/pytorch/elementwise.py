@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, is_float_type, promoted, result_type
+from extensions.front.pytorch.aten import category, const, is_float_type, promoted, result_type
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import convert
@@ -208,6 +208,19 @@ def bitwise(node, a, b):
     et, (x, y) = promoted(a, (0, 1), b)
     bitwise_op, logical_op = BITWISE[node.fw_op]
     return [b.op(logical_op if et == "boolean" else bitwise_op, x, y)]
+
+
+SHIFTS = {"aten::__lshift__": "BitwiseLeftShift", "aten::bitwise_left_shift": "BitwiseLeftShift",
+          "aten::__rshift__": "BitwiseRightShift", "aten::bitwise_right_shift": "BitwiseRightShift"}
+
+
+@aten(*SHIFTS)
+def shift(node, a, b):
+    """x << y / x >> y (arithmetic for signed types) in the promoted integer type."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if category(et) != 1:
+        raise ConversionError(f"Bit shifts of {et} values are not allowed in PyTorch.")
+    return [b.op(SHIFTS[node.fw_op], x, y)]
 
 
 @aten("aten::bitwise_not")

@@ -123,3 +123,23 @@ def test_outer(path, dtype, tmp_path):
 def test_equal(dtype, tmp_path):
     """torch.equal stays a node in scripted code (a trace records its value)."""
     check_scripted(OuterEqual(), ((torch.arange(5) * 1).to(dtype), torch.arange(5)), tmp_path)
+
+
+class Shifts(torch.nn.Module):
+    def forward(self, x, y):
+        return x << 2, x >> 1, x << y, x >> y, torch.bitwise_left_shift(x, y), torch.bitwise_right_shift(x, y), \
+            torch.bitwise_left_shift(x, 3), torch.bitwise_right_shift(x, 2)
+
+
+SHIFT_TYPES = [torch.int32, torch.int64, torch.uint8, torch.int8, torch.int16]
+
+
+@pytest.mark.parametrize("dtype", SHIFT_TYPES)
+@pytest.mark.parametrize("path", PATHS + ("script",))
+def test_shifts(path, dtype, tmp_path):
+    x = torch.tensor([[1, 5, -8, 100], [-1, 0, 7, -13]]).to(dtype)
+    y = torch.tensor([[0, 1, 2, 3], [4, 4, 1, 2]]).to(dtype)
+    if path == "script":
+        check_scripted(Shifts(), (x, y), tmp_path)
+    else:
+        check_module(Shifts(), (x, y), tmp_path, path)
