@@ -254,6 +254,9 @@ class TorchScriptDecoder:
             return int(args[1])
         if kind in ("aten::split_with_sizes", "aten::split") and isinstance(args[1], (list, tuple)):
             return len(args[1])
+        if kind == "aten::where" and len(args) == 1 and isinstance(args[0], Port) \
+                and args[0].node.get("op") == "Parameter" and args[0].node.get("shape") is not None:
+            return max(len(args[0].node.shape), 1)      # where(condition) of a model input: one tensor per dim
         if lengths and all(x >= 0 for x in lengths):
             return max(lengths)
         raise InputModelError(f"Cannot tell how many tensors '{kind}' at {source_of(node)} returns; only lists "
