@@ -368,9 +368,23 @@ def predicate(node, a, b):
 def where(node, a, b):
     """where(condition, self, other) with self and other promoted."""
     if len(a) == 1:
-        raise ConversionError("torch.where(condition) with one argument is not supported; use nonzero.")
+        return _nonzero_coordinates(node, b, a.tensor(0))
     _, (x, y) = promoted(a, (1, 2), b)
     return [b.Select(convert(b, a.tensor(0), "boolean"), x, y)]
+
+
+def _nonzero_coordinates(node, b, condition) -> list:
+    """where(condition): one 1-D tensor of coordinates per dim of the condition (its nonzero
+    elements, row-major order)."""
+    coords = b.NonZero(condition, output_type="i64")        # [rank, count]
+    rank = max(condition.data.get_rank() or 0, 1)
+    if node.num_outputs != rank:
+        raise ConversionError(f"torch.where(condition) of a rank-{rank} condition gives {rank} tensors, but the "
+                              f"model uses {node.num_outputs}.")
+    if rank == 1:
+        return [b.Squeeze(coords, np.array([0], np.int64))]
+    parts = b.Split(coords, b.const(np.int64(0)), num_splits=rank)
+    return [b.Squeeze(p, np.array([0], np.int64)) for p in parts]
 
 
 @aten("aten::masked_fill")

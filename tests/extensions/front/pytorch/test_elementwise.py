@@ -93,14 +93,9 @@ class IntegerAddcdiv(torch.nn.Module):
         return torch.addcdiv(i, i, i)
 
 
-class WhereOneArgument(torch.nn.Module):
-    def forward(self, x):
-        return torch.where(x > 0)[0]
-
-
 @pytest.mark.parametrize("module, message", [
-    (NegativePower(), "negative integer powers"), (IntegerAddcdiv(), "addcdiv of integer tensors"),
-    (WhereOneArgument(), "use nonzero")], ids=["pow", "addcdiv", "where"])
+    (NegativePower(), "negative integer powers"), (IntegerAddcdiv(), "addcdiv of integer tensors")],
+    ids=["pow", "addcdiv"])
 def test_refused(module, message, tmp_path):
     """What PyTorch refuses (it would fail when run) or the IR cannot express is a clear error."""
     with pytest.raises(ConversionError, match=message):
@@ -143,3 +138,20 @@ def test_shifts(path, dtype, tmp_path):
         check_scripted(Shifts(), (x, y), tmp_path)
     else:
         check_module(Shifts(), (x, y), tmp_path, path)
+
+
+class WhereOneArgument(torch.nn.Module):
+    def forward(self, x):
+        rows, cols = torch.where(x > 0)
+        return rows, cols, torch.where(x[0])[0], torch.where(x)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
+@pytest.mark.parametrize("path", PATHS + ("script",))
+def test_where_one_argument(path, dtype, tmp_path):
+    """torch.where(condition): the coordinates of the set elements, one tensor per dim (was refused)."""
+    x = (torch.randn(3, 4) * 2).to(dtype)
+    if path == "script":
+        check_scripted(WhereOneArgument(), (x,), tmp_path)
+    else:
+        check_module(WhereOneArgument(), (x,), tmp_path, path)
