@@ -256,23 +256,30 @@ def cosine_similarity(node, a, b):
 @aten("aten::norm", "aten::linalg_vector_norm", "aten::frobenius_norm")
 def vector_norm(node, a, b):
     """The ``ord`` / ``p`` vector norm over dims (2 by default; 0 counts non-zeros, +-inf is
-    the largest / smallest magnitude)."""
+    the largest / smallest magnitude), in the ``dtype`` argument's type when given."""
     x = _floating(b, a.tensor(0))
+    result_et = _dtype(a) or x.data.get_dtype()
+    # PyTorch accumulates half-precision norms in f32
+    x = convert(b, x, "f32" if result_et in ("f16", "bf16") else result_et)
+    return [convert(b, _vector_norm(node, a, b, x), result_et)]
+
+
+def _vector_norm(node, a, b, x):
     et = x.data.get_dtype()
     axes = reduce_axes(a, node, rank_of(x, node))
     keep = _keep(a)
     order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
     order = 2 if order is None else float(order)
     if order == 2:
-        return [_reduce(b, "ReduceL2", x, axes, keep)]
+        return _reduce(b, "ReduceL2", x, axes, keep)
     if order == 1:
-        return [_reduce(b, "ReduceL1", x, axes, keep)]
+        return _reduce(b, "ReduceL1", x, axes, keep)
     if np.isinf(order):
-        return [_reduce(b, "ReduceMax" if order > 0 else "ReduceMin", b.Abs(x), axes, keep)]
+        return _reduce(b, "ReduceMax" if order > 0 else "ReduceMin", b.Abs(x), axes, keep)
     if order == 0:
-        return [_reduce(b, "ReduceSum", convert(b, b.NotEqual(x, const(b, 0, et)), et), axes, keep)]
+        return _reduce(b, "ReduceSum", convert(b, b.NotEqual(x, const(b, 0, et)), et), axes, keep)
     powered = _reduce(b, "ReduceSum", b.Power(b.Abs(x), const(b, order, et)), axes, keep)
-    return [b.Power(powered, const(b, 1 / order, et))]
+    return b.Power(powered, const(b, 1 / order, et))
 
 
 # ---------------------------------------------------------------------------- scans and sorting

@@ -155,3 +155,15 @@ def test_where_one_argument(path, dtype, tmp_path):
         check_scripted(WhereOneArgument(), (x,), tmp_path)
     else:
         check_module(WhereOneArgument(), (x,), tmp_path, path)
+
+
+class Squares(torch.nn.Module):
+    def forward(self, x):
+        return torch.square(x), x.square(), x ** 2, torch.pow(x, 2)
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.uint8, torch.int8, torch.float64, torch.bool])
+@pytest.mark.parametrize("path", PATHS)
+def test_square_types(path, dtype, tmp_path):
+    """square keeps integer types (booleans give i64), values small enough not to wrap."""
+    check_module(Squares(), (torch.tensor([[0, 1, 3], [7, 11, 2]]).to(dtype),), tmp_path, path)

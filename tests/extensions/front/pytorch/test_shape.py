@@ -129,3 +129,14 @@ class Stacks(torch.nn.Module):
 def test_stacks(path, dtype, tmp_path):
     check_module(Stacks(), ((torch.randn(3, 4) * 3).to(dtype), (torch.randn(5) * 3).to(dtype), torch.arange(5)),
                  tmp_path, path)
+
+
+class Flips(torch.nn.Module):
+    def forward(self, x):
+        return tuple(torch.flip(x, dims) for dims in ([0], [1], [-1], [1, 2], [2, 3], [1, 2, 3], [3, 0], [-1, -3]))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32, torch.uint8])
+@pytest.mark.parametrize("path", PATHS)
+def test_flip_dims(path, dtype, tmp_path):
+    check_module(Flips(), ((torch.randn(2, 3, 4, 5) * 9).to(dtype),), tmp_path, path)
