@@ -271,8 +271,10 @@ def _index_scatter(node, a, b, reduction: str):
     et = x.data.get_dtype()
     rank = rank_of(x, node)
     source = convert(b, a.tensor("source"), et)
-    alpha = a.const("alpha", 1) if a.has("alpha") else 1
-    if alpha != 1:
+    alpha = a.value("alpha") if a.has("alpha") and not a.is_none("alpha") else 1
+    if alpha is None:       # computed by the model
+        source = b.Multiply(source, convert(b, a.tensor("alpha"), et))
+    elif alpha != 1:
         source = b.Multiply(source, const(b, alpha, et))
     if rank == 0:
         return source if reduction == "none" else b.Add(x, source)
@@ -403,6 +405,9 @@ def embedding_bag(node, a, b):
     the rows of 2-D indices) reduced by sum / mean / max, rows weighted by per_sample_weights;
     rows at padding_idx count in no bag, an empty bag is zeros. Only the first output (the bags)
     is computed."""
+    if any(node.out_port(i).get_destinations() for i in range(1, node.num_outputs)):
+        raise ConversionError("Only the first output of embedding_bag (the bags) converts; the model reads its "
+                              "offset2bag / bag_size / max_indices outputs.")
     weight = a.tensor(0)
     indices = convert(b, a.tensor("indices"), "i64")
     mode = EMBEDDING_BAG_MODES.get(int(a.const("mode", 0)))

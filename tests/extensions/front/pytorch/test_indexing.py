@@ -3,7 +3,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.utils.torch_models import PATHS, check_module
+from tests.utils.torch_models import PATHS, check_module, check_scripted
 
 torch.manual_seed(0)
 X = torch.randn(3, 4, 5)
@@ -247,3 +247,29 @@ def test_search(path, dtypes, tmp_path):
 @pytest.mark.parametrize("path", PATHS)
 def test_unique(path, dtype, tmp_path):
     check_module(Unique(), (torch.tensor([[3, 1, 3, 1], [2, 7, 2, 7]]).to(dtype),), tmp_path, path)
+
+
+class EmbeddingBagSizes(torch.nn.Module):
+    def forward(self, weight, ids, offsets):
+        out = torch.ops.aten._embedding_bag(weight, ids, offsets, False, 1)
+        return out[0], out[2]
+
+
+def test_embedding_bag_other_outputs_refused(tmp_path):
+    """offset2bag / bag_size / max_indices depend on the mode in PyTorch's own way; a model that
+    reads them is refused clearly."""
+    from mo.errors import ConversionError
+    with pytest.raises(ConversionError, match="Only the first output of embedding_bag"):
+        check_module(EmbeddingBagSizes(), (torch.randn(10, 3), BAG_IDS, torch.tensor([0, 2])), tmp_path, "export")
+
+
+class ComputedArguments(torch.nn.Module):
+    """Arguments the model computes: index_add's alpha and index_fill's value in scripted code."""
+
+    def forward(self, x, idx, src):
+        scale = int(idx[0])
+        return x.index_add(1, idx, src, alpha=scale), x.index_fill(2, idx, float(src[0, 0, 0]))
+
+
+def test_computed_arguments(tmp_path):
+    check_scripted(ComputedArguments(), (X, IDX, SRC), tmp_path)
