@@ -1,6 +1,7 @@
 """ATen operations that create tensors or change their type: to / type_as and the scalar
 conversions, copies and fills, zeros / ones / full / empty (and their _like and new_ forms),
-arange, and the size queries (size, dim, numel, len, list indexing): their translators."""
+arange, eye, linspace, and the size queries (size, dim, numel, len, list indexing,
+_shape_as_tensor): their translators."""
 from __future__ import annotations
 
 import numpy as np

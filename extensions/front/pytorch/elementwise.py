@@ -1,5 +1,6 @@
-"""ATen elementwise operations: arithmetic with PyTorch's type promotion, comparisons, logical
-and bitwise ops, unary math, where / masked_fill / clamp: their translators."""
+"""ATen elementwise operations: arithmetic with PyTorch's type promotion, comparisons (and
+torch.equal), logical and bitwise ops and shifts, unary math, outer, where / masked_fill /
+clamp: their translators."""
 from __future__ import annotations
 
 import math

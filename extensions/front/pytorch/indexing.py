@@ -1,6 +1,8 @@
 """ATen indexing operations: slice, select, index (advanced indexing), index_select, gather,
 scatter / scatter_add / scatter_reduce, index_put, slice_scatter / select_scatter, embedding,
-one_hot, nonzero: their translators."""
+one_hot, nonzero, index_add / index_copy / index_fill, masked_select / masked_scatter,
+take_along_dim, fill_diagonal, embedding_bag, as_strided (and its scatter), unfold,
+searchsorted / bucketize, unique: their translators."""
 from __future__ import annotations
 
 import numpy as np

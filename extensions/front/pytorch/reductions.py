@@ -1,5 +1,5 @@
 """ATen reductions (sum, mean, prod, amax / amin, max / min with indices, argmax / argmin, std /
-var, logsumexp, norms, all / any), cumsum, topk, sort and argsort: their translators."""
+var, logsumexp, norms, all / any, aminmax), cumsum, topk, sort and argsort: their translators."""
 from __future__ import annotations
 
 import numpy as np

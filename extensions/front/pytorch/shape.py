@@ -1,7 +1,7 @@
 """ATen operations that rearrange tensors: view / reshape / flatten / unflatten, permute /
 transpose / movedim, squeeze / unsqueeze, expand / repeat / tile, cat / stack, split / chunk /
-unbind, flip / roll, narrow, diff, meshgrid, tril / triu, pixel and channel shuffles: their
-translators."""
+unbind, flip / roll, narrow, diff, meshgrid, tril / triu, pixel and channel shuffles, hstack / vstack,
+dtype views: their translators."""
 from __future__ import annotations
 
 import numpy as np
