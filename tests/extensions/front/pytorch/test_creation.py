@@ -2,7 +2,9 @@
 import pytest
 import torch
 
-from tests.utils.torch_models import PATHS, check_module, check_scripted
+from mo import convert_model
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.torch_models import PATHS, check_module, check_scripted, torch_outputs
 
 torch.manual_seed(0)
 X = torch.randn(2, 3, 4)
@@ -72,17 +74,13 @@ class RunTimeSizes(torch.nn.Module):
 
 def test_run_time_sizes(tmp_path):
     """eye of sizes and linspace of bounds the model computes (export keeps them symbolic)."""
-    import torch.export as te
-
-    from mo import convert_model
-    from tests.utils.runtime import assert_close, run_ir
     module = RunTimeSizes().eval()
     x = torch.randn(4, 3)
-    program = te.export(module, (x,), dynamic_shapes={"x": {0: te.Dim("n", min=2, max=16)}})
+    program = torch.export.export(module, (x,), dynamic_shapes={"x": {0: torch.export.Dim("n", min=2, max=16)}})
     xml = convert_model(input_model=program, output_dir=str(tmp_path), compress_to_fp16=False).xml
     for rows in (4, 7):
         y = torch.randn(rows, 3)
-        assert_close(run_ir(xml, [y.numpy()]), [t.numpy() for t in module(y)])
+        assert_close(run_ir(xml, [y.numpy()]), torch_outputs(module, (y,)))
 
 
 class Items(torch.nn.Module):

@@ -3,7 +3,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.utils.torch_models import PATHS, check_module, check_scripted
+from mo import convert_model
+from mo.errors import ConversionError
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.torch_models import PATHS, check_module, check_scripted, torch_outputs
 
 torch.manual_seed(0)
 X = torch.randn(3, 4, 5)
@@ -200,16 +203,44 @@ def test_unfold(path, dtype, tmp_path):
     check_module(Unfold(), ((torch.randn(4, 5, 5) * 4).to(dtype),), tmp_path, path)
 
 
-def test_unfold_dynamic(tmp_path):
-    """The window count follows a dynamic dim at run time."""
-    from mo import convert_model
-    from tests.utils.runtime import assert_close, run_ir
-    module = Unfold().eval()
-    traced = torch.jit.trace(module, (torch.randn(4, 5, 5),))
+class DynamicShapes(torch.nn.Module):
+    def forward(self, x, idx):
+        y = x.clone()
+        y.fill_diagonal_(3.0)
+        return x.index_fill(1, idx, 2.0), x.index_add(1, idx, torch.ones_like(x).index_select(1, idx)), \
+            torch.take_along_dim(x, idx.view(1, -1), 1), x.masked_select(x > 0), x.masked_scatter(x > 0, x * 10), y, \
+            torch.searchsorted(torch.sort(x[0])[0], x), x.unfold(1, 2, 1), torch.unique(x), torch.where(x > 0)[1]
+
+
+def test_dynamic_shapes(tmp_path):
+    """The IR follows dims that change at run time (nothing is baked from the example's shape)."""
+    module = DynamicShapes().eval()
+    traced = torch.jit.trace(module, (torch.randn(3, 5), torch.tensor([0, 2, 4, 1])), check_trace=False)
     torch.jit.save(traced, str(tmp_path / "m.pt"))
-    xml = convert_model(input_model=str(tmp_path / "m.pt"), input="x[?,?,?]{f32}", output_dir=str(tmp_path)).xml
-    x = torch.randn(6, 7, 9)
-    assert_close(run_ir(xml, [x.numpy()]), [t.numpy() for t in module(x)])
+    xml = convert_model(input_model=str(tmp_path / "m.pt"), input="x[?,?]{f32},idx[?]{i64}",
+                        output_dir=str(tmp_path), compress_to_fp16=False).xml
+    for inputs in ((torch.randn(4, 6), torch.tensor([1, 3])), (torch.randn(5, 5), torch.tensor([0, 2, 4, 1, 3]))):
+        assert_close(run_ir(xml, [t.numpy() for t in inputs]), torch_outputs(module, inputs))
+
+
+class DynamicBags(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(10, 3))
+
+    def forward(self, ids, offsets):
+        return F.embedding_bag(ids, self.weight, offsets, mode="mean")
+
+
+def test_dynamic_bags(tmp_path):
+    """Bags of a run-time number of indices and offsets."""
+    module = DynamicBags().eval()
+    traced = torch.jit.trace(module, (torch.tensor([1, 2, 3, 4]), torch.tensor([0, 2])))
+    torch.jit.save(traced, str(tmp_path / "m.pt"))
+    xml = convert_model(input_model=str(tmp_path / "m.pt"), input="ids[?]{i64},offsets[?]{i64}",
+                        output_dir=str(tmp_path), compress_to_fp16=False).xml
+    inputs = (torch.tensor([1, 2, 3, 4, 5, 6, 7]), torch.tensor([0, 2, 2, 5]))
+    assert_close(run_ir(xml, [t.numpy() for t in inputs]), torch_outputs(module, inputs))
 
 
 # ---------------------------------------------------------------------------- searching, unique
@@ -258,7 +289,6 @@ class EmbeddingBagSizes(torch.nn.Module):
 def test_embedding_bag_other_outputs_refused(tmp_path):
     """offset2bag / bag_size / max_indices depend on the mode in PyTorch's own way; a model that
     reads them is refused clearly."""
-    from mo.errors import ConversionError
     with pytest.raises(ConversionError, match="Only the first output of embedding_bag"):
         check_module(EmbeddingBagSizes(), (torch.randn(10, 3), BAG_IDS, torch.tensor([0, 2])), tmp_path, "export")
 
