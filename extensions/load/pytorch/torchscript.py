@@ -207,6 +207,9 @@ class TorchScriptDecoder:
                 and ins[0].node.get("shape") is not None:
             env[outs[0].unique()] = len(ins[0].node.shape)    # the rank of a model input is known
             return
+        if kind in ("aten::__is__", "aten::__isnot__") and None in ins and any(isinstance(v, Port) for v in ins):
+            env[outs[0].unique()] = kind == "aten::__isnot__"   # a value the model computes is never None
+            return
         if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
             try:
                 env[outs[0].unique()] = _CONST_FOLD[kind](*ins)
