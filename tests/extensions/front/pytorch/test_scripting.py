@@ -1,6 +1,6 @@
 """Layer tests of what only scripted code records: loop index helpers, item assignment in lists
 and dicts, augmented assignments of the bitwise operators, fork / wait."""
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import pytest
 import torch
@@ -92,3 +92,17 @@ def test_augmented_bitwise(dtype, tmp_path):
 
 def test_fork_wait(tmp_path):
     check_scripted(Forked(), (torch.randn(5),), tmp_path)
+
+
+class OptionalInput(torch.nn.Module):
+    def forward(self, x, y: Optional[torch.Tensor] = None):
+        if y is not None:
+            x = x + y
+        if y is None:
+            x = x * 0
+        return x
+
+
+def test_is_none_of_a_tensor(tmp_path):
+    """`t is None` of a tensor the model computes or gets is known when converting: False."""
+    check_scripted(OptionalInput(), (torch.randn(3), torch.randn(3)), tmp_path)
