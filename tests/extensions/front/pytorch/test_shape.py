@@ -69,7 +69,8 @@ class CopyViews(torch.nn.Module):
         return aten.view_copy(x, [2, -1]), aten.permute_copy(x, [3, 0, 2, 1]), aten.select_copy(x, 1, -1), \
             aten.slice_copy(x, 3, 1, 5, 2), aten.squeeze_copy(x[:, :1], [1]), aten.unsqueeze_copy(x, 2), \
             aten.expand_copy(x[:, :1], [2, 3, 4, 6]), *aten.split_with_sizes_copy(x, [1, 2], 1), \
-            aten._unsafe_index(x, [None, torch.tensor([2, 0])]), aten.alias_copy(x)
+            aten._unsafe_index(x, [None, torch.tensor([2, 0])]), aten.alias_copy(x), \
+            aten._unsafe_index(x, [None, None, torch.tensor([[3], [0], [1]]), torch.tensor([5, 0, 2, 2])])
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
