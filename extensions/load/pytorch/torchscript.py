@@ -184,6 +184,9 @@ class TorchScriptDecoder:
         if kind in ("prim::TupleIndex", "aten::__getitem__") and isinstance(ins[0], (list, tuple, dict)):
             env[outs[0].unique()] = ins[0][ins[1]] if not isinstance(ins[1], Port) else self._dynamic_index(node)
             return
+        if kind == "aten::list" and isinstance(ins[0], (list, tuple)):
+            env[outs[0].unique()] = list(ins[0])      # a copy: later item assignments leave the source alone
+            return
         if kind == "aten::append" and isinstance(ins[0], list):
             ins[0].append(ins[1])       # as _set_item: the list itself grows
             env[outs[0].unique()] = ins[0]
