@@ -47,10 +47,13 @@ class SetItems(torch.nn.Module):
         named["a"] = x - 1
         numbered: Dict[int, torch.Tensor] = {}
         numbered[4] = x * x
+        copied = list(tensors)
+        copied[0] = x * 5
         sizes = list(x.shape)
         sizes[0] = 1
         sizes[-1] = x.shape[0]
-        return tensors[0], tensors[1], named["a"], named["b"], numbered[4], x.sum(0, keepdim=True).reshape(sizes)
+        return tensors[0], tensors[1], named["a"], named["b"], numbered[4], x.sum(0, keepdim=True).reshape(sizes), \
+            copied[0]
 
 
 class AugmentedBitwise(torch.nn.Module):
