@@ -123,7 +123,7 @@ def test_equal(dtype, tmp_path):
 class Shifts(torch.nn.Module):
     def forward(self, x, y):
         return x << 2, x >> 1, x << y, x >> y, torch.bitwise_left_shift(x, y), torch.bitwise_right_shift(x, y), \
-            torch.bitwise_left_shift(x, 3), torch.bitwise_right_shift(x, 2)
+            torch.bitwise_left_shift(x, 3), torch.bitwise_right_shift(x, 2), torch.bitwise_left_shift(3, y)
 
 
 SHIFT_TYPES = [torch.int32, torch.int64, torch.uint8, torch.int8, torch.int16]
