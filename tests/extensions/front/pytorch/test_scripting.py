@@ -1,6 +1,6 @@
 """Layer tests of what only scripted code records: loop index helpers, item assignment in lists
 and dicts, augmented assignments of the bitwise operators, fork / wait."""
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 import torch
@@ -65,12 +65,18 @@ class AugmentedBitwise(torch.nn.Module):
         return a, b, c
 
 
+def _halves(x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    return x[:2], x[2:] * 3
+
+
 class Forked(torch.nn.Module):
     def forward(self, x):
         future = torch.jit.fork(torch.relu, x)
         pair = torch.jit.fork(torch.add, x, 2)
+        halves = torch.jit.fork(_halves, x)
         y = x * 2
-        return torch.jit.wait(future) + y, torch.jit.wait(pair)
+        first, second = torch.jit.wait(halves)
+        return torch.jit.wait(future) + y, torch.jit.wait(pair), first, second
 
 
 def test_range_loops(tmp_path):
