@@ -178,9 +178,19 @@ def equal(node, a, b):
         raise ConversionError("torch.equal needs inputs of known rank; give input shapes with --input.")
     if rank_x != rank_y or any(p >= 0 and q >= 0 and p != q for p, q in zip(shape_x, shape_y)):
         return [b.const(np.array(False))]
-    axes = np.arange(rank_x, dtype=np.int64)
-    same_shape = b.ReduceLogicalAnd(b.Equal(b.ShapeOf(x), b.ShapeOf(y)), np.array([0], np.int64), keep_dims=False)
-    same_values = b.ReduceLogicalAnd(b.Equal(x, y), axes, keep_dims=False) if rank_x else b.Equal(x, y)
+    if rank_x == 0:
+        return [b.Equal(x, y)]
+    first = np.array([0], np.int64)
+    same_shape = b.ReduceLogicalAnd(b.Equal(b.ShapeOf(x), b.ShapeOf(y)), first, keep_dims=False)
+    if all(d >= 0 for d in shape_x + shape_y):
+        return [b.ReduceLogicalAnd(b.Equal(x, y), np.arange(rank_x, dtype=np.int64), keep_dims=False)]
+    # shapes known only at run time: the values compared element by element over x's count (y's
+    # positions clamped into range, so tensors of other shapes never fail to broadcast)
+    flat_x, flat_y = (b.Reshape(t, np.array([-1], np.int64), special_zero=False) for t in (x, y))
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    count_x, count_y = (b.ReduceProd(b.ShapeOf(t), first, keep_dims=False) for t in (x, y))
+    positions = b.Minimum(b.Range(zero, count_x, one, output_type="i64"), b.Maximum(b.Subtract(count_y, one), zero))
+    same_values = b.ReduceLogicalAnd(b.Equal(flat_x, b.Gather(flat_y, positions, zero)), first, keep_dims=False)
     return [b.LogicalAnd(same_shape, same_values)]
 
 

@@ -4,7 +4,8 @@ import torch
 
 from mo import convert_model
 from mo.errors import ConversionError
-from tests.utils.torch_models import PATHS, check_module, check_scripted
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.torch_models import PATHS, check_module, check_scripted, torch_outputs
 
 torch.manual_seed(0)
 X = torch.randn(2, 3, 4)
@@ -167,3 +168,21 @@ class Squares(torch.nn.Module):
 def test_square_types(path, dtype, tmp_path):
     """square keeps integer types (booleans give i64), values small enough not to wrap."""
     check_module(Squares(), (torch.tensor([[0, 1, 3], [7, 11, 2]]).to(dtype),), tmp_path, path)
+
+
+class Equal(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.tensor([torch.equal(x, y), torch.equal(x, x)])
+
+
+def test_equal_dynamic_shapes(tmp_path):
+    """torch.equal of tensors whose shapes are known only at run time: other shapes (even of the
+    same element count) are unequal, never a broadcast failure."""
+    module = Equal().eval()
+    example = (torch.randn(2, 3), torch.randn(2, 3))
+    xml = convert_model(input_model=torch.jit.script(module), example_input=example, input="x[?,?]{f32},y[?,?]{f32}",
+                        output_dir=str(tmp_path), compress_to_fp16=False).xml
+    x = torch.randn(2, 2)
+    for inputs in ((x, torch.randn(2, 3)), (torch.randn(2, 3), torch.randn(3, 2)), (torch.randn(1, 4), x),
+                   (torch.randn(0, 3), torch.randn(0, 3)), (x, x.clone()), (x, x + 1)):
+        assert_close(run_ir(xml, [t.numpy() for t in inputs]), torch_outputs(module, inputs))
