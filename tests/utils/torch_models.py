@@ -22,7 +22,8 @@ from tests.utils.runtime import assert_close, run_ir
 PATHS = ("export", "trace", "ts_file")
 
 _TYPE_NAMES = {"torch.float32": "f32", "torch.int64": "i64", "torch.int32": "i32", "torch.bool": "boolean",
-               "torch.float16": "f16", "torch.uint8": "u8", "torch.float64": "f64", "torch.int8": "i8"}
+               "torch.float16": "f16", "torch.uint8": "u8", "torch.float64": "f64", "torch.int8": "i8",
+               "torch.int16": "i16"}
 
 
 def _refuse_export(*args, **kwargs):
@@ -94,3 +95,17 @@ def check_module(module, inputs, out_dir, path: str = "export", rtol: float = 1e
     expected = torch_outputs(module, inputs)
     actual = run_ir(xml, [t.numpy() for t in inputs])
     assert_close(actual, expected, rtol=rtol, atol=atol, check_dtype=check_dtype)
+
+
+def check_scripted(module, inputs, out_dir, rtol: float = 1e-4, atol: float = 1e-4, check_dtype: bool = True,
+                   **options) -> None:
+    """Convert ``torch.jit.script(module)`` (scripted code: Python numbers, lists, dicts and
+    prims that tracing never records), run the IR on ``inputs`` and compare with PyTorch."""
+    import torch
+    module.eval()
+    inputs = tuple(inputs)
+    options.setdefault("compress_to_fp16", False)
+    xml = convert_model(input_model=torch.jit.script(module), example_input=inputs, output_dir=str(out_dir),
+                        **options).xml
+    actual = run_ir(xml, [t.numpy() for t in inputs])
+    assert_close(actual, torch_outputs(module, inputs), rtol=rtol, atol=atol, check_dtype=check_dtype)

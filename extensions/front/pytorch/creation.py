@@ -1,11 +1,12 @@
 """ATen operations that create tensors or change their type: to / type_as and the scalar
 conversions, copies and fills, zeros / ones / full / empty (and their _like and new_ forms),
-arange, and the size queries (size, dim, numel, len, list indexing): their translators."""
+arange, eye, linspace, and the size queries (size, dim, numel, len, list indexing,
+_shape_as_tensor): their translators."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import category, const, dim_size
+from extensions.front.pytorch.aten import category, const, dim_size, scalar_int
 from extensions.load.pytorch.arguments import aten
 from extensions.load.pytorch.schema import is_dtype_type
 from extensions.load.pytorch.types import element_type_of_dtype, scalar_type_code
@@ -22,7 +23,7 @@ IDENTITIES = ("aten::contiguous", "aten::clone", "aten::detach", "aten::alias", 
               "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
               "aten::ScalarImplicit", "aten::lift", "aten::_unsafe_view_as", "aten::resolve_conj",
               "aten::resolve_neg", "aten::positive", "prim::data", "aten::cpu", "aten::cuda", "aten::pin_memory",
-              "aten::requires_grad_", "aten::set_grad_enabled")
+              "aten::requires_grad_", "aten::set_grad_enabled", "aten::alias_copy")
 # tensors of a size filled with a constant (empty as zeros)
 FILLED = {"aten::zeros": 0, "aten::ones": 1, "aten::empty": 0, "aten::empty_strided": 0}
 # the same of another tensor's shape and type (rand_like as zeros: values do not matter at inference)
@@ -83,9 +84,19 @@ def native_dropout(node, a, b):
 
 @aten("aten::item", "aten::_local_scalar_dense")
 def item(node, a, b):
-    """The one element of a tensor, as a 0-d tensor."""
+    """The one element of a tensor as a 0-d tensor of the Python number PyTorch gives: i64 for
+    integers, f64 for floating point, bool for booleans."""
     x = a.tensor(0)
-    return [x if x.data.get_rank() == 0 else as_scalar(b, x)]
+    et = x.data.get_dtype()
+    x = x if x.data.get_rank() == 0 else as_scalar(b, x)
+    return [x if et == "boolean" else convert(b, x, "f64" if et in _FLOATS else "i64")]
+
+
+@aten("aten::is_nonzero")
+def is_nonzero(node, a, b):
+    """Whether the one element of a tensor is not zero (a 0-d boolean)."""
+    x = a.tensor(0)
+    return [convert(b, x if x.data.get_rank() == 0 else as_scalar(b, x), "boolean")]
 
 
 @aten("aten::copy", "aten::fill")
@@ -175,7 +186,8 @@ def tensor(node, a, b):
     if not items:
         raise ConversionError("torch.tensor of computed data is supported for lists of numbers only.")
     if et is None:
-        et = "f32" if any(p.data.get_dtype() in ("f32", "f64", "f16") for p in items) else "i64"
+        kinds = {category(p.data.get_dtype()) for p in items}
+        et = "f32" if 2 in kinds else "i64" if 1 in kinds else "boolean"
     parts = [b.Reshape(convert(b, p, et), i64(1), special_zero=False) for p in items]
     return [parts[0] if len(parts) == 1 else b.Concat(*parts, axis=0)]
 
@@ -193,6 +205,44 @@ def arange(node, a, b):
     step = convert(b, step, compute) if step is not None else const(b, 1, compute)
     seq = b.Range(start, convert(b, end, compute), step, output_type=compute)
     return [convert(b, seq, _given_dtype(a) or compute)]
+
+
+@aten("aten::eye")
+def eye(node, a, b):
+    """eye(n[, m]): the identity matrix [n, m] (f32 unless ``dtype`` says); n and m may be
+    computed."""
+    rows = scalar_int(b, a.value("n") if a.value("n") is not None else a.tensor("n"))
+    cols = rows if not a.has("m") or a.is_none("m") else \
+        scalar_int(b, a.value("m") if a.value("m") is not None else a.tensor("m"))
+    et = _given_dtype(a) or "f32"
+    made = b.Eye(rows, cols, b.const(np.int64(0)), output_type="u8" if et == "boolean" else et)
+    return [convert(b, made, et)]
+
+
+@aten("aten::linspace")
+def linspace(node, a, b):
+    """linspace(start, end, steps): ``steps`` points from start to end, as PyTorch computes them
+    (the first half start + i * step, the second half end - (steps - 1 - i) * step); integer
+    types truncate; f32 unless ``dtype`` says."""
+    et = _given_dtype(a) or "f32"
+    compute = "f64" if et == "f64" else "f32"
+    start, end = convert(b, a.tensor("start"), compute), convert(b, a.tensor("end"), compute)
+    start, end = (as_scalar(b, p) if p.data.get_rank() != 0 else p for p in (start, end))
+    steps = scalar_int(b, a.value("steps") if a.value("steps") is not None else a.tensor("steps"))
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    index = b.Range(zero, steps, one, output_type="i64")
+    last = b.Maximum(b.Subtract(steps, one), one)
+    step = b.Divide(b.Subtract(end, start), convert(b, last, compute))
+    early = b.Add(start, b.Multiply(convert(b, index, compute), step))
+    late = b.Subtract(end, b.Multiply(convert(b, b.Subtract(b.Subtract(steps, one), index), compute), step))
+    halfway = b.Maximum(b.Divide(steps, b.const(np.int64(2))), one)    # one step: the start
+    points = b.Select(b.Less(index, halfway), early, late)
+    return [convert(b, points, et)]
+
+
+@aten("aten::_shape_as_tensor")
+def shape_as_tensor(node, a, b):
+    return [shape_of(b, a.tensor(0))]
 
 
 # ---------------------------------------------------------------------------- sizes

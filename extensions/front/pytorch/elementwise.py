@@ -1,12 +1,13 @@
-"""ATen elementwise operations: arithmetic with PyTorch's type promotion, comparisons, logical
-and bitwise ops, unary math, where / masked_fill / clamp: their translators."""
+"""ATen elementwise operations: arithmetic with PyTorch's type promotion, comparisons (and
+torch.equal), logical and bitwise ops and shifts, unary math, outer, where / masked_fill /
+clamp: their translators."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, is_float_type, promoted, result_type
+from extensions.front.pytorch.aten import category, const, is_float_type, promoted, result_type
 from extensions.load.pytorch.arguments import aten
 from extensions.ops.control_flow import new_body, port_entry
 from mo.errors import ConversionError
@@ -169,6 +170,39 @@ def compare(node, a, b):
     return [b.op(COMPARISONS[node.fw_op], x, y)]
 
 
+@aten("aten::equal")
+def equal(node, a, b):
+    """torch.equal: the same shape and the same values (a 0-d boolean)."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    rank_x, rank_y = x.data.get_rank(), y.data.get_rank()
+    shape_x, shape_y = x.data.get_shape(), y.data.get_shape()
+    if rank_x is None or rank_y is None:
+        raise ConversionError("torch.equal needs inputs of known rank; give input shapes with --input.")
+    if rank_x != rank_y or any(p >= 0 and q >= 0 and p != q for p, q in zip(shape_x, shape_y)):
+        return [b.const(np.array(False))]
+    if rank_x == 0:
+        return [b.Equal(x, y)]
+    first = np.array([0], np.int64)
+    same_shape = b.ReduceLogicalAnd(b.Equal(b.ShapeOf(x), b.ShapeOf(y)), first, keep_dims=False)
+    if all(d >= 0 for d in shape_x + shape_y):
+        return [b.ReduceLogicalAnd(b.Equal(x, y), np.arange(rank_x, dtype=np.int64), keep_dims=False)]
+    # shapes known only at run time: the values compared element by element over x's count (y's
+    # positions clamped into range, so tensors of other shapes never fail to broadcast)
+    flat_x, flat_y = (b.Reshape(t, np.array([-1], np.int64), special_zero=False) for t in (x, y))
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    count_x, count_y = (b.ReduceProd(b.ShapeOf(t), first, keep_dims=False) for t in (x, y))
+    positions = b.Minimum(b.Range(zero, count_x, one, output_type="i64"), b.Maximum(b.Subtract(count_y, one), zero))
+    same_values = b.ReduceLogicalAnd(b.Equal(flat_x, b.Gather(flat_y, positions, zero)), first, keep_dims=False)
+    return [b.LogicalAnd(same_shape, same_values)]
+
+
+@aten("aten::outer", "aten::ger")
+def outer(node, a, b):
+    """The outer product of two vectors (promoted types)."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    return [binary_op(b, "Multiply", b.Unsqueeze(x, np.array([1], np.int64)), y, et)]
+
+
 @aten(*LOGICAL)
 def logical(node, a, b):
     """logical_and / or / xor of the operands taken as booleans."""
@@ -187,6 +221,19 @@ def bitwise(node, a, b):
     et, (x, y) = promoted(a, (0, 1), b)
     bitwise_op, logical_op = BITWISE[node.fw_op]
     return [b.op(logical_op if et == "boolean" else bitwise_op, x, y)]
+
+
+SHIFTS = {"aten::__lshift__": "BitwiseLeftShift", "aten::bitwise_left_shift": "BitwiseLeftShift",
+          "aten::__rshift__": "BitwiseRightShift", "aten::bitwise_right_shift": "BitwiseRightShift"}
+
+
+@aten(*SHIFTS)
+def shift(node, a, b):
+    """x << y / x >> y (arithmetic for signed types) in the promoted integer type."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if category(et) != 1:
+        raise ConversionError(f"Bit shifts of {et} values are not allowed in PyTorch.")
+    return [b.op(SHIFTS[node.fw_op], x, y)]
 
 
 @aten("aten::bitwise_not")
@@ -334,9 +381,23 @@ def predicate(node, a, b):
 def where(node, a, b):
     """where(condition, self, other) with self and other promoted."""
     if len(a) == 1:
-        raise ConversionError("torch.where(condition) with one argument is not supported; use nonzero.")
+        return _nonzero_coordinates(node, b, a.tensor(0))
     _, (x, y) = promoted(a, (1, 2), b)
     return [b.Select(convert(b, a.tensor(0), "boolean"), x, y)]
+
+
+def _nonzero_coordinates(node, b, condition) -> list:
+    """where(condition): one 1-D tensor of coordinates per dim of the condition (its nonzero
+    elements, row-major order)."""
+    coords = b.NonZero(condition, output_type="i64")        # [rank, count]
+    rank = max(condition.data.get_rank() or 0, 1)
+    if node.num_outputs != rank:
+        raise ConversionError(f"torch.where(condition) of a rank-{rank} condition gives {rank} tensors, but the "
+                              f"model uses {node.num_outputs}.")
+    if rank == 1:
+        return [b.Squeeze(coords, np.array([0], np.int64))]
+    parts = b.Split(coords, b.const(np.int64(0)), num_splits=rank)
+    return [b.Squeeze(p, np.array([0], np.int64)) for p in parts]
 
 
 @aten("aten::masked_fill")

@@ -1,15 +1,17 @@
 """ATen indexing operations: slice, select, index (advanced indexing), index_select, gather,
 scatter / scatter_add / scatter_reduce, index_put, slice_scatter / select_scatter, embedding,
-one_hot, nonzero: their translators."""
+one_hot, nonzero, index_add / index_copy / index_fill, masked_select / masked_scatter,
+take_along_dim, fill_diagonal, embedding_bag, as_strided (and its scatter), unfold,
+searchsorted / bucketize, unique: their translators."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import dim_size, scalar_int
+from extensions.front.pytorch.aten import const, dim_size, scalar_int
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
-from mo.graph.building import INT64_MAX, convert, dims_slice, i64, norm_axis, rank_of, shape_of
+from mo.graph.building import INT64_MAX, convert, dims_slice, i64, int_list_port, norm_axis, rank_of, shape_of
 from mo.graph.port import Port
 
 SCATTER_REDUCTIONS = {"add": "sum", "sum": "sum", "multiply": "prod", "prod": "prod", "mean": "mean",
@@ -42,7 +44,7 @@ def _axis(node, a, x, key: str = "dim", default=None) -> int:
 # ---------------------------------------------------------------------------- slicing
 
 
-@aten("aten::slice")
+@aten("aten::slice", "aten::slice_copy")
 def slice_(node, a, b):
     """x[start:end:step] along ``dim`` as Slice (bounds may be computed)."""
     x = a.tensor(0)
@@ -54,7 +56,7 @@ def slice_(node, a, b):
     return [sliced(b, x, axis, start, end, step)]
 
 
-@aten("aten::select")
+@aten("aten::select", "aten::select_copy")
 def select(node, a, b):
     """x.select(dim, index) as a Gather of one index."""
     x = a.tensor(0)
@@ -97,7 +99,7 @@ def _stacked(b, x, pairs) -> tuple[Port, Port]:
     return target, stacked
 
 
-@aten("aten::index")
+@aten("aten::index", "aten::_unsafe_index")
 def index(node, a, b):
     """x[indices]: one index tensor is a Gather; several broadcast together and gather with
     GatherND over the indexed dims moved to the front; the result dims go where PyTorch puts
@@ -249,3 +251,323 @@ def one_hot(node, a, b):
 def nonzero(node, a, b):
     """[n, rank] coordinates (NonZero gives [rank, n])."""
     return [b.Transpose(b.NonZero(a.tensor(0), output_type="i64"), i64(1, 0))]
+
+
+# ---------------------------------------------------------------------------- index_add / copy / fill
+
+
+def _along(b, index: Port, axis: int, rank: int) -> Port:
+    """A 1-D ``index`` reshaped to lie along ``axis`` of a tensor of ``rank`` (1 elsewhere)."""
+    others = [d for d in range(rank) if d != axis]
+    return b.Unsqueeze(index, i64(others)) if others else index
+
+
+def _flat(b, x: Port) -> Port:
+    return b.Reshape(x, i64(-1), special_zero=False)
+
+
+def _index_scatter(node, a, b, reduction: str):
+    """self with the slices ``index`` along ``dim`` replaced by (``reduction`` "sum": added to)
+    the slices of ``source`` in order: ScatterElementsUpdate of the index spread over source."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    source = convert(b, a.tensor("source"), et)
+    alpha = a.value("alpha") if a.has("alpha") and not a.is_none("alpha") else 1
+    if alpha is None:       # computed by the model
+        source = b.Multiply(source, convert(b, a.tensor("alpha"), et))
+    elif alpha != 1:
+        source = b.Multiply(source, const(b, alpha, et))
+    if rank == 0:
+        return source if reduction == "none" else b.Add(x, source)
+    axis = _axis(node, a, x)
+    index = _along(b, _flat(b, convert(b, a.tensor("index"), "i64")), axis, rank)
+    index = b.Broadcast(index, shape_of(b, source), mode="numpy")
+    return b.ScatterElementsUpdate(x, index, source, b.const(np.int64(axis)), reduction=reduction)
+
+
+@aten("aten::index_add")
+def index_add(node, a, b):
+    """index_add(dim, index, source, alpha): alpha * source's slices added at ``index``."""
+    return [_index_scatter(node, a, b, "sum")]
+
+
+@aten("aten::index_copy")
+def index_copy(node, a, b):
+    """index_copy(dim, index, source): source's slices written at ``index``."""
+    return [_index_scatter(node, a, b, "none")]
+
+
+@aten("aten::index_fill")
+def index_fill(node, a, b):
+    """index_fill(dim, index, value): the slices at ``index`` along ``dim`` set to ``value``."""
+    x = a.tensor(0)
+    value = convert(b, a.tensor("value"), x.data.get_dtype())
+    rank = rank_of(x, node)
+    if rank == 0:
+        return [value]
+    axis = _axis(node, a, x)
+    size = dim_size(b, x, axis)
+    positions = b.Range(b.const(np.int64(0)), size, b.const(np.int64(1)), output_type="i64")
+    index = positive_index(b, _flat(b, a.tensor("index")), size)
+    hit = b.ReduceLogicalOr(b.Equal(b.Unsqueeze(positions, i64(1)), b.Unsqueeze(index, i64(0))), i64(1),
+                            keep_dims=False)
+    return [b.Select(_along(b, hit, axis, rank), value, x)]
+
+
+# ---------------------------------------------------------------------------- masks
+
+
+def _broadcast_pair(b, x: Port, y: Port) -> tuple[Port, Port]:
+    """x and y broadcast to the shape of both (numpy rules)."""
+    shape = shape_of(b, b.Broadcast(x, shape_of(b, y), mode="bidirectional"))
+    return b.Broadcast(x, shape, mode="numpy"), b.Broadcast(y, shape, mode="numpy")
+
+
+@aten("aten::masked_select")
+def masked_select(node, a, b):
+    """The elements of self where mask (the two broadcast together) is set, as a 1-D tensor."""
+    x, mask = _broadcast_pair(b, a.tensor(0), convert(b, a.tensor("mask"), "boolean"))
+    where_set = _flat(b, b.NonZero(_flat(b, mask), output_type="i64"))
+    return [b.Gather(_flat(b, x), where_set, b.const(np.int64(0)))]
+
+
+@aten("aten::masked_scatter")
+def masked_scatter(node, a, b):
+    """self with the positions where mask is set taken from source's elements in order (the
+    running count of set positions indexes the flattened source)."""
+    x = a.tensor(0)
+    mask = b.Broadcast(convert(b, a.tensor("mask"), "boolean"), shape_of(b, x), mode="numpy")
+    flat_mask = _flat(b, mask)
+    taken = b.Subtract(b.CumSum(convert(b, flat_mask, "i64"), b.const(np.int64(0))), b.const(np.int64(1)))
+    taken = b.Maximum(taken, b.const(np.int64(0)))
+    source = _flat(b, convert(b, a.tensor("source"), x.data.get_dtype()))
+    values = b.Gather(source, taken, b.const(np.int64(0)))
+    return [b.Reshape(b.Select(flat_mask, values, _flat(b, x)), shape_of(b, x), special_zero=False)]
+
+
+# ---------------------------------------------------------------------------- take_along_dim
+
+
+@aten("aten::take_along_dim")
+def take_along_dim(node, a, b):
+    """take_along_dim(indices, dim): GatherElements along ``dim`` with self and indices broadcast
+    over the other dims; no dim gathers from the flattened tensor."""
+    x, index = a.tensor(0), convert(b, a.tensor("indices"), "i64")
+    if a.is_none("dim"):
+        return [b.Gather(_flat(b, x), _flat(b, index), b.const(np.int64(0)), batch_dims=0)]
+    rank = rank_of(x, node)
+    axis = _axis(node, a, x)
+    if rank_of(index, node) != rank:
+        raise ConversionError(f"take_along_dim needs indices of the input's rank ({rank}).")
+    both = b.Maximum(shape_of(b, x), shape_of(b, index))
+    axis_c = i64(axis)
+
+    def keep_axis(port):
+        return b.ScatterUpdate(both, axis_c, b.Gather(shape_of(b, port), axis_c, b.const(np.int64(0))),
+                               b.const(np.int64(0)))
+    x = b.Broadcast(x, keep_axis(x), mode="numpy")
+    index = positive_index(b, b.Broadcast(index, keep_axis(index), mode="numpy"), dim_size(b, x, axis))
+    return [b.GatherElements(x, index, axis=axis)]
+
+
+@aten("aten::fill_diagonal")
+def fill_diagonal(node, a, b):
+    """fill_diagonal_(fill_value, wrap): the elements whose indices are all equal set to the
+    value (a tall matrix: every cols + 1-th element of the flattened matrix when ``wrap``)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    if rank < 2:
+        raise ConversionError("fill_diagonal needs a tensor of at least 2 dimensions.")
+    value = convert(b, a.tensor("fill_value"), x.data.get_dtype())
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    coords = [_along(b, b.Range(zero, dim_size(b, x, d), one, output_type="i64"), d, rank) for d in range(rank)]
+    if rank == 2:
+        cols = dim_size(b, x, 1)
+        flat = b.Add(b.Multiply(coords[0], cols), coords[1])
+        hit = b.Equal(b.FloorMod(flat, b.Add(cols, one)), zero)
+        if not bool(a.const("wrap", False)):
+            hit = b.LogicalAnd(hit, b.Less(coords[0], cols))
+    else:
+        hit = b.Equal(coords[0], coords[1])
+        for c in coords[2:]:
+            hit = b.LogicalAnd(hit, b.Equal(coords[0], c))
+    return [b.Select(hit, value, x)]
+
+
+# ---------------------------------------------------------------------------- embedding_bag
+
+EMBEDDING_BAG_MODES = {0: "sum", 1: "mean", 2: "max"}
+
+
+@aten("aten::embedding_bag", "aten::_embedding_bag", "aten::_embedding_bag_forward_only")
+def embedding_bag(node, a, b):
+    """embedding_bag(weight, indices, offsets, ..., mode, ..., per_sample_weights,
+    include_last_offset, padding_idx): the rows of each bag (1-D indices cut at ``offsets``, or
+    the rows of 2-D indices) reduced by sum / mean / max, rows weighted by per_sample_weights;
+    rows at padding_idx count in no bag, an empty bag is zeros. Only the first output (the bags)
+    is computed."""
+    if any(node.out_port(i).get_destinations() for i in range(1, node.num_outputs)):
+        raise ConversionError("Only the first output of embedding_bag (the bags) converts; the model reads its "
+                              "offset2bag / bag_size / max_indices outputs.")
+    weight = a.tensor(0)
+    indices = convert(b, a.tensor("indices"), "i64")
+    mode = EMBEDDING_BAG_MODES.get(int(a.const("mode", 0)))
+    if mode is None:
+        raise ConversionError(f"embedding_bag mode {a.const('mode')} is not one of 0 (sum), 1 (mean), 2 (max).")
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    rows = b.Gather(weight, _flat(b, indices), zero)                      # [n, D]
+    if not a.is_none("per_sample_weights"):
+        rows = b.Multiply(rows, b.Unsqueeze(_flat(b, convert(b, a.tensor("per_sample_weights"),
+                                                             weight.data.get_dtype())), one))
+    count = dim_size(b, _flat(b, indices), 0)
+    positions = b.Range(zero, count, one, output_type="i64")
+    if rank_of(indices, node) == 2:
+        bags = dim_size(b, indices, 0)
+        bag = b.Divide(positions, b.Maximum(dim_size(b, indices, 1), one))
+    elif rank_of(indices, node) == 1 and not a.is_none("offsets"):
+        offsets = _flat(b, convert(b, a.tensor("offsets"), "i64"))
+        bags = dim_size(b, offsets, 0)
+        if bool(a.const("include_last_offset", False)):
+            bags = b.Subtract(bags, one)
+        started = b.GreaterEqual(b.Unsqueeze(positions, one), b.Unsqueeze(offsets, zero))
+        bag = b.Subtract(b.ReduceSum(convert(b, started, "i64"), one, keep_dims=False), one)
+    else:
+        raise ConversionError("embedding_bag needs 1-D indices with offsets or 2-D indices.")
+    bag = b.Minimum(bag, bags)      # indices at or past the last offset of include_last_offset: no bag
+    padding = a.const("padding_idx", None) if a.has("padding_idx") else None
+    if padding is not None and padding >= 0:
+        bag = b.Select(b.Equal(_flat(b, indices), b.const(np.int64(padding))), bags, bag)
+    # bag `bags` collects what belongs to no bag; it is cut off afterwards
+    width = dim_size(b, weight, 1)
+    shape = int_list_port(b, [b.Add(bags, one), width])
+    init = b.Broadcast(const(b, 0, weight.data.get_dtype()), shape)
+    spread = b.Broadcast(b.Unsqueeze(bag, one), shape_of(b, rows), mode="numpy")
+    reduced = b.ScatterElementsUpdate(init, spread, rows, zero, reduction=mode,
+                                      use_init_val=mode == "sum")
+    return [sliced(b, reduced, 0, 0, bags), None, None, None][:node.num_outputs]
+
+
+# ---------------------------------------------------------------------------- strided views
+
+
+def _strided_positions(a) -> np.ndarray:
+    """The positions in the flattened (contiguous) input that an as_strided view of constant
+    ``size``, ``stride`` and ``storage_offset`` reads, in the view's shape."""
+    size = [int(s) for s in a.const("size")]
+    stride = [int(s) for s in a.const("stride")]
+    if len(size) != len(stride):
+        raise ConversionError(f"as_strided with {len(size)} sizes and {len(stride)} strides.")
+    offset = a.const("storage_offset", None) if a.has("storage_offset") else None
+    positions = np.full(size, int(offset or 0), np.int64)
+    for axis, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[axis] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * s).reshape(shape)
+    return positions
+
+
+@aten("aten::as_strided", "aten::as_strided_copy")
+def as_strided(node, a, b):
+    """as_strided(size, stride, storage_offset) of a contiguous tensor: a Gather of the positions
+    it reads from the flattened tensor."""
+    return [b.Gather(_flat(b, a.tensor(0)), b.const(_strided_positions(a)), b.const(np.int64(0)))]
+
+
+@aten("aten::as_strided_scatter")
+def as_strided_scatter(node, a, b):
+    """as_strided_scatter(src, size, stride, storage_offset): src written at the positions the
+    view reads (ScatterUpdate of the flattened tensor)."""
+    x = a.tensor(0)
+    src = convert(b, a.tensor("src"), x.data.get_dtype())
+    written = b.ScatterUpdate(_flat(b, x), b.const(_strided_positions(a)), src, b.const(np.int64(0)))
+    return [b.Reshape(written, shape_of(b, x), special_zero=False)]
+
+
+@aten("aten::unfold")
+def unfold(node, a, b):
+    """x.unfold(dimension, size, step): the windows of ``size`` every ``step`` along the dim,
+    that dim becoming the window count and a new last dim the window (a Gather of the window
+    positions [windows, size], the window dim moved last)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    axis = norm_axis(a.const("dimension"), max(rank, 1), node)
+    size, step = int(a.const("size")), int(a.const("step"))
+    if size < 0 or step <= 0:
+        raise ConversionError(f"unfold needs size >= 0 and step > 0 (size {size}, step {step}).")
+    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
+    if rank == 0:
+        return [b.Unsqueeze(x, zero)]
+    windows = b.Add(b.Divide(b.Subtract(dim_size(b, x, axis), b.const(np.int64(size))), b.const(np.int64(step))), one)
+    starts = b.Multiply(b.Range(zero, b.Maximum(windows, zero), one, output_type="i64"), b.const(np.int64(step)))
+    positions = b.Add(b.Unsqueeze(starts, one), b.const(np.arange(size, dtype=np.int64)))
+    gathered = b.Gather(x, positions, b.const(np.int64(axis)))     # [..., windows, size, ...]
+    order = list(range(axis + 1)) + list(range(axis + 2, rank + 1)) + [axis + 1]
+    return [b.Transpose(gathered, i64(order)) if order != list(range(rank + 1)) else gathered]
+
+
+# ---------------------------------------------------------------------------- searching, unique
+
+
+def _insertion_points(b, sequence: Port, values: Port, right: bool, rank_equal: bool) -> Port:
+    """For each value, how many elements of the sorted ``sequence`` (its last dim; leading dims
+    matching the values' when ``rank_equal``) are below it (``right``: not above it)."""
+    if rank_equal:
+        seq, vals = b.Unsqueeze(sequence, b.const(np.int64(-2))), b.Unsqueeze(values, b.const(np.int64(-1)))
+    else:
+        seq, vals = sequence, b.Unsqueeze(values, b.const(np.int64(-1)))
+    below = b.LessEqual(seq, vals) if right else b.Less(seq, vals)
+    return b.ReduceSum(convert(b, below, "i64"), i64(-1), keep_dims=False)
+
+
+def _search(node, b, sequence: Port, values: Port, right: bool, out_int32: bool) -> Port:
+    from extensions.front.pytorch.aten import promote_types
+    et = promote_types(sequence.data.get_dtype(), values.data.get_dtype())
+    sequence, values = convert(b, sequence, et), convert(b, values, et)
+    seq_rank, val_rank = rank_of(sequence, node), rank_of(values, node)
+    if seq_rank == 0:
+        raise ConversionError("The sorted sequence of searchsorted / bucketize cannot be a scalar.")
+    if seq_rank != 1 and seq_rank != val_rank:
+        raise ConversionError(f"searchsorted of a {seq_rank}-D sequence needs values of that rank, not {val_rank}.")
+    found = _insertion_points(b, sequence, values, right, seq_rank != 1)
+    return convert(b, found, "i32" if out_int32 else "i64")
+
+
+def _flag(a, key: str) -> bool:
+    return bool(a.const(key, False)) if a.has(key) else False
+
+
+@aten("aten::searchsorted")
+def searchsorted(node, a, b):
+    """searchsorted(sorted_sequence, values, out_int32, right, side, sorter): the insertion
+    index of each value along the sequence's last dim (counted comparisons)."""
+    sequence = a.tensor(0)
+    if not a.is_none("sorter"):
+        sorter = convert(b, a.tensor("sorter"), "i64")
+        sequence = b.GatherElements(sequence, sorter, axis=rank_of(sequence, node) - 1)
+    side = a.const("side", None) if a.has("side") else None
+    right = _flag(a, "right") or side == "right"
+    return [_search(node, b, sequence, a.tensor(1), right, _flag(a, "out_int32"))]
+
+
+@aten("aten::bucketize")
+def bucketize(node, a, b):
+    """bucketize(values, boundaries, out_int32, right): the bucket of each value."""
+    return [_search(node, b, a.tensor("boundaries"), a.tensor(0), _flag(a, "right"), _flag(a, "out_int32"))]
+
+
+@aten("aten::_unique2", "aten::unique_dim")
+def unique2(node, a, b):
+    """_unique2(sorted, return_inverse, return_counts): the sorted unique elements (PyTorch sorts
+    on CPU whatever ``sorted`` says), each element's position among them in the input's shape,
+    and the counts; the outputs not asked for are empty, as in PyTorch."""
+    x = a.tensor(0)
+    if node.fw_op == "aten::unique_dim":
+        found = b.Unique(x, b.const(np.int64(_axis(node, a, x))), sorted=True, index_element_type="i64",
+                         count_element_type="i64")
+        values, _, inverse, counts = found
+    else:
+        values, _, inverse, counts = b.Unique(x, sorted=True, index_element_type="i64", count_element_type="i64")
+        inverse = b.Reshape(inverse, shape_of(b, x), special_zero=False)
+    empty = b.const(np.zeros(0, np.int64))
+    return [values, inverse if _flag(a, "return_inverse") else empty, counts if _flag(a, "return_counts") else empty]

@@ -1,5 +1,5 @@
 """ATen reductions (sum, mean, prod, amax / amin, max / min with indices, argmax / argmin, std /
-var, logsumexp, norms, all / any), cumsum, topk, sort and argsort: their translators."""
+var, logsumexp, norms, all / any, aminmax), cumsum, topk, sort and argsort: their translators."""
 from __future__ import annotations
 
 import numpy as np
@@ -115,6 +115,21 @@ def max_(node, a, b):
 @aten("aten::min")
 def min_(node, a, b):
     return _extreme(node, a, b, largest=False)
+
+
+@aten("aten::aminmax")
+def aminmax(node, a, b):
+    """aminmax(dim, keepdim): (amin, amax) over ``dim`` or over all elements (booleans computed
+    on 0/1)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    axes = list(range(rank)) if a.is_none("dim") else [norm_axis(a.const("dim"), max(rank, 1), node)]
+    if rank == 0:
+        return [x, x]
+    boolean = x.data.get_dtype() == "boolean"
+    y = convert(b, x, "u8") if boolean else x
+    results = [_reduce(b, op, y, axes, _keep(a)) for op in ("ReduceMin", "ReduceMax")]
+    return [convert(b, r, "boolean") for r in results] if boolean else results
 
 
 @aten("aten::argmax")
@@ -243,10 +258,12 @@ def vector_norm(node, a, b):
     """The ``ord`` / ``p`` vector norm over dims (2 by default; 0 counts non-zeros, +-inf is
     the largest / smallest magnitude), in the ``dtype`` argument's type when given."""
     x = _floating(b, a.tensor(0))
-    if _dtype(a) is not None:
-        x = convert(b, x, _dtype(a))
+    result_et = _dtype(a) or x.data.get_dtype()
+    # PyTorch accumulates half-precision norms in f32
+    x = convert(b, x, "f32" if result_et in ("f16", "bf16") else result_et)
     order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
-    return [p_norm(b, x, 2 if order is None else float(order), reduce_axes(a, node, rank_of(x, node)), _keep(a))]
+    norm = p_norm(b, x, 2 if order is None else float(order), reduce_axes(a, node, rank_of(x, node)), _keep(a))
+    return [convert(b, norm, result_et)]
 
 
 def p_norm(b, x, order: float, axes: list[int], keep: bool):

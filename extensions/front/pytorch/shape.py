@@ -1,13 +1,14 @@
 """ATen operations that rearrange tensors: view / reshape / flatten / unflatten, permute /
 transpose / movedim, squeeze / unsqueeze, expand / repeat / tile, cat / stack, split / chunk /
-unbind, flip / roll, narrow, diff, meshgrid, tril / triu, pixel and channel shuffles: their
-translators."""
+unbind, flip / roll, narrow, diff, meshgrid, tril / triu, pixel and channel shuffles, hstack / vstack,
+dtype views: their translators."""
 from __future__ import annotations
 
 import numpy as np
 
 from extensions.front.pytorch.aten import const, dim_size, promote_types, reshape, scalar_int
 from extensions.load.pytorch.arguments import aten
+from extensions.load.pytorch.schema import is_dtype_type
 from mo.errors import ConversionError
 from mo.graph.building import (
     INT64_MAX,
@@ -43,10 +44,36 @@ def sliced(b, x: Port, axis: int, start, stop, step=1) -> Port:
 # ---------------------------------------------------------------------------- reshapes
 
 
-@aten("aten::view", "aten::reshape", "aten::_unsafe_view")
+@aten("aten::view", "aten::reshape", "aten::_unsafe_view", "aten::view_copy")
 def view(node, a, b):
-    """view / reshape(size): -1 infers a dim."""
+    """view / reshape(size): -1 infers a dim; view(dtype): the same bytes read as another type."""
+    if len(a.types) > 1 and is_dtype_type(a.types[1]):
+        return [_bit_view(b, a.tensor(0), a.const(1))]
     return [reshape(b, a.tensor(0), a.int_list(1))]
+
+
+# one-byte types whose bit patterns map onto each other by arithmetic on their values
+_BYTE_TYPES = ("u8", "i8", "boolean")
+
+
+def _bit_view(b, x: Port, et: str) -> Port:
+    """x.view(dtype): the identity for x's own type; u8 / i8 / bool read as each other (two's
+    complement); other reinterpretations need a bit cast, which OpenVINO has no operation for."""
+    source = x.data.get_dtype()
+    if et == source:
+        return x
+    if source in _BYTE_TYPES and et in _BYTE_TYPES:
+        if et == "boolean":
+            return convert(b, x, "boolean")
+        wide = convert(b, x, "i16")
+        if et == "i8":      # 128..255 are -128..-1
+            wide = b.Subtract(wide, b.Multiply(convert(b, b.GreaterEqual(wide, const(b, 128, "i16")), "i16"),
+                                               const(b, 256, "i16")))
+        else:               # -128..-1 are 128..255
+            wide = b.FloorMod(wide, const(b, 256, "i16"))
+        return convert(b, wide, et)
+    raise ConversionError(f"x.view({et}) of a {source} tensor reinterprets its bits; OpenVINO has no bit-cast "
+                          f"operation, so only views among u8, i8 and bool (and of the same type) convert.")
 
 
 @aten("aten::view_as", "aten::reshape_as")
@@ -82,7 +109,7 @@ def _permuted(b, x, order: list[int]):
     return x if order == list(range(len(order))) else b.Transpose(x, i64(order))
 
 
-@aten("aten::permute")
+@aten("aten::permute", "aten::permute_copy")
 def permute(node, a, b):
     x = a.tensor(0)
     rank = rank_of(x, node)
@@ -125,7 +152,7 @@ def movedim(node, a, b):
 # ---------------------------------------------------------------------------- squeeze, expand
 
 
-@aten("aten::squeeze")
+@aten("aten::squeeze", "aten::squeeze_copy")
 def squeeze(node, a, b):
     """squeeze: all size-1 dims, or those of the given dims that are 1."""
     x = a.tensor(0)
@@ -145,13 +172,13 @@ def squeeze(node, a, b):
     return [b.Squeeze(x, i64(axes), allow_axis_skip=dynamic)]
 
 
-@aten("aten::unsqueeze")
+@aten("aten::unsqueeze", "aten::unsqueeze_copy")
 def unsqueeze(node, a, b):
     x = a.tensor(0)
     return [b.Unsqueeze(x, b.const(np.int64(norm_axis(a.const("dim"), rank_of(x, node) + 1, node))))]
 
 
-@aten("aten::expand", "aten::broadcast_to")
+@aten("aten::expand", "aten::broadcast_to", "aten::expand_copy")
 def expand(node, a, b):
     """expand(size): -1 keeps a dim; new dims lead."""
     x = a.tensor(0)
@@ -229,6 +256,25 @@ def stack(node, a, b):
     return [tensors[0] if len(tensors) == 1 else b.Concat(*tensors, axis=axis)]
 
 
+def _at_least(b, t: Port, rank: int) -> Port:
+    """``t`` with leading 1s up to ``rank`` dims (atleast_1d / atleast_2d)."""
+    missing = rank - (t.data.get_rank() or 0)
+    return b.Unsqueeze(t, i64(list(range(missing)))) if missing > 0 else t
+
+
+@aten("aten::hstack", "aten::vstack", "aten::row_stack")
+def hstack_vstack(node, a, b):
+    """hstack: 1-D tensors joined end to end, others along dim 1; vstack / row_stack: along
+    dim 0 with 1-D tensors as rows (types promoted)."""
+    tensors = _promoted_list(b, a)
+    if node.fw_op == "aten::hstack":
+        tensors = [_at_least(b, t, 1) for t in tensors]
+        axis = 0 if rank_of(tensors[0], node) == 1 else 1
+    else:
+        tensors, axis = [_at_least(b, t, 2) for t in tensors], 0
+    return [tensors[0] if len(tensors) == 1 else b.Concat(*tensors, axis=axis)]
+
+
 def _split(node, b, x, axis: int, lengths: list) -> list:
     """``x`` split along ``axis`` into parts of ``lengths`` (ints or computed; -1 the rest), one
     per output of the node."""
@@ -266,7 +312,7 @@ def split(node, a, b):
     return _split(node, b, x, axis, lengths)
 
 
-@aten("aten::split_with_sizes")
+@aten("aten::split_with_sizes", "aten::split_with_sizes_copy")
 def split_with_sizes(node, a, b):
     x = a.tensor(0)
     axis, _ = _split_axis(node, a, x)
@@ -413,19 +459,28 @@ def channel_shuffle(node, a, b):
     return [b.Reshape(b.Transpose(grouped, i64(order)), shape_of(b, x), special_zero=False)]
 
 
-def _image(node, a):
+def _pixel_rearranged(node, a, b, op: str):
+    """DepthToSpace / SpaceToDepth of the last three dims [C, H, W] (depth first), the leading
+    dims (any number, none included) folded into one batch dim and restored afterwards."""
     x = a.tensor(0)
-    if rank_of(x, node) != 4:
-        raise ConversionError(f"A pixel shuffle of a rank-{rank_of(x, node)} tensor is not supported (rank 4 is).")
-    return x
+    rank = rank_of(x, node)
+    if rank < 3:
+        raise ConversionError(f"A pixel shuffle needs a tensor of at least 3 dims [..., C, H, W], not rank {rank}.")
+    block = int(a.const(1))
+    if rank == 4:
+        return b.op(op, x, block_size=block, mode="depth_first")
+    images = reshape(b, x, [-1] + dims_of(b, x, rank - 3, rank))
+    moved = b.op(op, images, block_size=block, mode="depth_first")
+    shape = b.Concat(dims_slice(b, shape_of(b, x), 0, rank - 3), dims_slice(b, shape_of(b, moved), 1), axis=0)
+    return b.Reshape(moved, shape, special_zero=False)
 
 
 @aten("aten::pixel_shuffle")
 def pixel_shuffle(node, a, b):
     """Channels [C, r, r] to r x r blocks: DepthToSpace."""
-    return [b.DepthToSpace(_image(node, a), block_size=int(a.const(1)), mode="depth_first")]
+    return [_pixel_rearranged(node, a, b, "DepthToSpace")]
 
 
 @aten("aten::pixel_unshuffle")
 def pixel_unshuffle(node, a, b):
-    return [b.SpaceToDepth(_image(node, a), block_size=int(a.const(1)), mode="depth_first")]
+    return [_pixel_rearranged(node, a, b, "SpaceToDepth")]

@@ -38,9 +38,17 @@ from mo.graph.graph import Graph
 from mo.graph.node import Node
 from mo.graph.port import Port
 
+# the augmented assignments of scripted code (x &= y): in-place forms of the dunder operators
+_INPLACE_DUNDERS = {"aten::__iand__": "aten::__and__", "aten::__ior__": "aten::__or__",
+                    "aten::__ixor__": "aten::__xor__", "aten::__ilshift__": "aten::__lshift__",
+                    "aten::__irshift__": "aten::__rshift__"}
+
 
 def split_inplace(kind: str) -> tuple[str, bool]:
-    """('aten::relu', True) for 'aten::relu_'; dunder names like 'aten::__and__' are not in-place."""
+    """('aten::relu', True) for 'aten::relu_', ('aten::__and__', True) for 'aten::__iand__';
+    other dunder names like 'aten::__and__' are not in-place."""
+    if kind in _INPLACE_DUNDERS:
+        return _INPLACE_DUNDERS[kind], True
     if kind.endswith("_") and not kind.endswith("__"):
         return kind[:-1], True
     return kind, False

@@ -33,7 +33,10 @@ _CONST_FOLD = {
     "aten::div": operator.truediv, "aten::ScalarImplicit": lambda x: x, "prim::min": min, "prim::max": max,
     "aten::floor": math.floor, "aten::ceil": math.ceil, "aten::sqrt": math.sqrt,
     "aten::__contains__": lambda seq, item: item in seq, "aten::list": list, "aten::str": str,
-    "aten::format": lambda text, *args: text.format(*args),
+    "aten::format": lambda text, *args: text.format(*args), "aten::__xor__": operator.xor,
+    "aten::__lshift__": operator.lshift, "aten::__rshift__": operator.rshift,
+    "aten::__derive_index": lambda index, start, step: start + index * step,
+    "aten::__range_length": lambda lo, hi, step: len(range(lo, hi, step)),
 }
 # operations that return their input (dropout at inference) or an alias of it
 _ALIASES = frozenset({"aten::detach", "prim::unchecked_cast", "aten::contiguous", "aten::dropout",
@@ -181,6 +184,22 @@ class TorchScriptDecoder:
         if kind in ("prim::TupleIndex", "aten::__getitem__") and isinstance(ins[0], (list, tuple, dict)):
             env[outs[0].unique()] = ins[0][ins[1]] if not isinstance(ins[1], Port) else self._dynamic_index(node)
             return
+        if kind == "aten::list" and isinstance(ins[0], (list, tuple)):
+            env[outs[0].unique()] = list(ins[0])      # a copy: later item assignments leave the source alone
+            return
+        if kind == "aten::append" and isinstance(ins[0], list):
+            ins[0].append(ins[1])       # as _set_item: the list itself grows
+            env[outs[0].unique()] = ins[0]
+            return
+        if kind == "aten::_set_item":
+            self._set_item(node, ins, outs)
+            return
+        if kind == "aten::wait" and not isinstance(ins[0], Port):
+            env[outs[0].unique()] = ins[0]      # the result of a forked call decoded in place
+            return
+        if kind == "prim::fork":
+            self._fork(node, ins, outs)
+            return
         if kind == "prim::If":
             self._if(node, ins[0], outs)
             return
@@ -190,6 +209,9 @@ class TorchScriptDecoder:
         if kind == "aten::dim" and isinstance(ins[0], Port) and ins[0].node.get("op") == "Parameter" \
                 and ins[0].node.get("shape") is not None:
             env[outs[0].unique()] = len(ins[0].node.shape)    # the rank of a model input is known
+            return
+        if kind in ("aten::__is__", "aten::__isnot__") and None in ins and any(isinstance(v, Port) for v in ins):
+            env[outs[0].unique()] = kind == "aten::__isnot__"   # a value the model computes is never None
             return
         if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
             try:
@@ -238,6 +260,9 @@ class TorchScriptDecoder:
             return int(args[1])
         if kind in ("aten::split_with_sizes", "aten::split") and isinstance(args[1], (list, tuple)):
             return len(args[1])
+        if kind == "aten::where" and len(args) == 1 and isinstance(args[0], Port) \
+                and args[0].node.get("op") == "Parameter" and args[0].node.get("shape") is not None:
+            return max(len(args[0].node.shape), 1)      # where(condition) of a model input: one tensor per dim
         if lengths and all(x >= 0 for x in lengths):
             return max(lengths)
         raise InputModelError(f"Cannot tell how many tensors '{kind}' at {source_of(node)} returns; only lists "
@@ -286,6 +311,40 @@ class TorchScriptDecoder:
                 break
         for out, value in zip(outs, values):
             self.b.env[out.unique()] = value
+
+    def _set_item(self, node, ins, outs) -> None:
+        """list[idx] = el / dict[key] = value: the list or dict itself changes, so every later
+        reader of it sees the item (an int list the model computes is a tensor rebound to the
+        updated one)."""
+        if isinstance(ins[0], (list, dict)) and not isinstance(ins[1], Port):
+            ins[0][ins[1]] = ins[2]
+            updated = ins[0]
+        elif isinstance(ins[0], Port) and outs:
+            self._call(node, "aten::_set_item", ins, outs)
+            updated = self.b.env[outs[0].unique()]
+        else:
+            raise InputModelError(f"Assigning an item of a list by a computed index at {source_of(node)} is not "
+                                  f"supported.")
+        self.b.env[node.inputsAt(0).unique()] = updated
+        if outs:
+            self.b.env[outs[0].unique()] = updated
+
+    def _fork(self, node, ins, outs) -> None:
+        """torch.jit.fork(fn, args): the forked graph decoded in place (inference runs it at
+        once); its result is the future that aten::wait gives back."""
+        import torch
+        graph = node.g("Subgraph").copy()
+        torch._C._jit_pass_inline(graph)
+        outer_env, outer_views = self.b.env, self.b._views
+        self.b.env, self.b._views = {}, {}      # the subgraph numbers its values from 0 again
+        try:
+            for param, value in zip(graph.inputs(), ins):
+                self.b.env[param.unique()] = value
+            self.decode_block(graph)
+            results = [self.b.env[v.unique()] for v in graph.outputs()]
+        finally:
+            self.b.env, self.b._views = outer_env, outer_views
+        self.b.env[outs[0].unique()] = results[0] if len(results) == 1 else tuple(results)
 
     def _if(self, node, cond, outs) -> None:
         if isinstance(cond, Port):

@@ -2,7 +2,9 @@
 import pytest
 import torch
 
-from tests.utils.torch_models import PATHS, check_module
+from mo import convert_model
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.torch_models import PATHS, check_module, check_scripted, torch_outputs
 
 torch.manual_seed(0)
 X = torch.randn(2, 3, 4)
@@ -47,3 +49,58 @@ class Fills(torch.nn.Module):
     ids=["creation", "conversion", "sizes", "fills"])
 def test_creation(module, inputs, path, tmp_path):
     check_module(module, inputs, tmp_path, path)
+
+
+class EyeLinspace(torch.nn.Module):
+    def forward(self, x):
+        n = x.shape[0]
+        return torch.eye(3), torch.eye(2, 4, dtype=torch.int32), torch.eye(n) + x[:, :1], \
+            torch.eye(n, x.shape[1], dtype=torch.bool), torch.linspace(0, 1, 5), \
+            torch.linspace(-3, 7.5, 10, dtype=torch.float64), torch.linspace(0, 10, 7, dtype=torch.int64), \
+            torch.linspace(2, 3, 1), torch.linspace(-1, 1, 2 * n + 1), torch.linspace(-5, 4, 6, dtype=torch.int32), \
+            torch.linspace(0.1, -0.2, 9), torch.ops.aten._shape_as_tensor(x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_eye_linspace(path, tmp_path):
+    check_module(EyeLinspace(), (torch.randn(3, 4),), tmp_path, path)
+
+
+class RunTimeSizes(torch.nn.Module):
+    def forward(self, x):
+        n = x.shape[0]
+        return torch.eye(n, dtype=torch.int64), torch.eye(2, n), torch.linspace(x[0, 0], x[0, 1], 5)
+
+
+def test_run_time_sizes(tmp_path):
+    """eye of sizes and linspace of bounds the model computes (export keeps them symbolic)."""
+    module = RunTimeSizes().eval()
+    x = torch.randn(4, 3)
+    program = torch.export.export(module, (x,), dynamic_shapes={"x": {0: torch.export.Dim("n", min=2, max=16)}})
+    xml = convert_model(input_model=program, output_dir=str(tmp_path), compress_to_fp16=False).xml
+    for rows in (4, 7):
+        y = torch.randn(rows, 3)
+        assert_close(run_ir(xml, [y.numpy()]), torch_outputs(module, (y,)))
+
+
+class Items(torch.nn.Module):
+    def forward(self, i, f, flag):
+        return i.item(), f.item(), flag.item(), torch.is_nonzero(f), torch.is_nonzero(i[0])
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.uint8])
+def test_items(dtype, tmp_path):
+    """item() gives the Python number's type: i64 for integers (was the tensor's i32), f64 for
+    floats; is_nonzero a bool (scripted code)."""
+    check_scripted(Items(), (torch.tensor([7], dtype=dtype), torch.tensor(0.0), torch.tensor([True])), tmp_path)
+
+
+class ExportedItems(torch.nn.Module):
+    def forward(self, i, f, flag):
+        return i.item(), f.item(), flag.item()
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.float32])
+def test_item_export(dtype, tmp_path):
+    check_module(ExportedItems(), (torch.tensor([7], dtype=dtype), torch.tensor(2.5), torch.tensor([False])), tmp_path,
+                 "export")

@@ -4,7 +4,8 @@ import torch
 
 from mo import convert_model
 from mo.errors import ConversionError
-from tests.utils.torch_models import PATHS, check_module
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.torch_models import PATHS, check_module, check_scripted, torch_outputs
 
 torch.manual_seed(0)
 X = torch.randn(2, 3, 4)
@@ -93,14 +94,9 @@ class IntegerAddcdiv(torch.nn.Module):
         return torch.addcdiv(i, i, i)
 
 
-class WhereOneArgument(torch.nn.Module):
-    def forward(self, x):
-        return torch.where(x > 0)[0]
-
-
 @pytest.mark.parametrize("module, message", [
-    (NegativePower(), "negative integer powers"), (IntegerAddcdiv(), "addcdiv of integer tensors"),
-    (WhereOneArgument(), "use nonzero")], ids=["pow", "addcdiv", "where"])
+    (NegativePower(), "negative integer powers"), (IntegerAddcdiv(), "addcdiv of integer tensors")],
+    ids=["pow", "addcdiv"])
 def test_refused(module, message, tmp_path):
     """What PyTorch refuses (it would fail when run) or the IR cannot express is a clear error."""
     with pytest.raises(ConversionError, match=message):
@@ -178,3 +174,88 @@ class IntegerLogAddExp(torch.nn.Module):
 def test_logaddexp_of_integers_refused(tmp_path):
     with pytest.raises(ConversionError, match="floating point tensors only"):
         convert_model(input_model=torch.jit.script(IntegerLogAddExp()), example_input=(I,), output_dir=str(tmp_path))
+
+
+class OuterEqual(torch.nn.Module):
+    def forward(self, v, i):
+        return torch.outer(v, i), torch.outer(i, i), torch.ger(v, v), \
+            torch.tensor([torch.equal(v, i), torch.equal(v, v), torch.equal(v, v[:1]), torch.equal(v[0], v[0])])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32, torch.float64])
+@pytest.mark.parametrize("path", PATHS)
+def test_outer(path, dtype, tmp_path):
+    check_module(OuterEqual(), ((torch.randn(5) * 3).to(dtype), torch.arange(5)), tmp_path, path)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64])
+def test_equal(dtype, tmp_path):
+    """torch.equal stays a node in scripted code (a trace records its value)."""
+    check_scripted(OuterEqual(), ((torch.arange(5) * 1).to(dtype), torch.arange(5)), tmp_path)
+
+
+class Shifts(torch.nn.Module):
+    def forward(self, x, y):
+        return x << 2, x >> 1, x << y, x >> y, torch.bitwise_left_shift(x, y), torch.bitwise_right_shift(x, y), \
+            torch.bitwise_left_shift(x, 3), torch.bitwise_right_shift(x, 2), torch.bitwise_left_shift(3, y)
+
+
+SHIFT_TYPES = [torch.int32, torch.int64, torch.uint8, torch.int8, torch.int16]
+
+
+@pytest.mark.parametrize("dtype", SHIFT_TYPES)
+@pytest.mark.parametrize("path", PATHS + ("script",))
+def test_shifts(path, dtype, tmp_path):
+    x = torch.tensor([[1, 5, -8, 100], [-1, 0, 7, -13]]).to(dtype)
+    y = torch.tensor([[0, 1, 2, 3], [4, 4, 1, 2]]).to(dtype)
+    if path == "script":
+        check_scripted(Shifts(), (x, y), tmp_path)
+    else:
+        check_module(Shifts(), (x, y), tmp_path, path)
+
+
+class WhereOneArgument(torch.nn.Module):
+    def forward(self, x):
+        rows, cols = torch.where(x > 0)
+        return rows, cols, torch.where(x[0])[0], torch.where(x)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
+@pytest.mark.parametrize("path", PATHS + ("script",))
+def test_where_one_argument(path, dtype, tmp_path):
+    """torch.where(condition): the coordinates of the set elements, one tensor per dim (was refused)."""
+    x = (torch.randn(3, 4) * 2).to(dtype)
+    if path == "script":
+        check_scripted(WhereOneArgument(), (x,), tmp_path)
+    else:
+        check_module(WhereOneArgument(), (x,), tmp_path, path)
+
+
+class Squares(torch.nn.Module):
+    def forward(self, x):
+        return torch.square(x), x.square(), x ** 2, torch.pow(x, 2)
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.uint8, torch.int8, torch.float64, torch.bool])
+@pytest.mark.parametrize("path", PATHS)
+def test_square_types(path, dtype, tmp_path):
+    """square keeps integer types (booleans give i64), values small enough not to wrap."""
+    check_module(Squares(), (torch.tensor([[0, 1, 3], [7, 11, 2]]).to(dtype),), tmp_path, path)
+
+
+class Equal(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.tensor([torch.equal(x, y), torch.equal(x, x)])
+
+
+def test_equal_dynamic_shapes(tmp_path):
+    """torch.equal of tensors whose shapes are known only at run time: other shapes (even of the
+    same element count) are unequal, never a broadcast failure."""
+    module = Equal().eval()
+    example = (torch.randn(2, 3), torch.randn(2, 3))
+    xml = convert_model(input_model=torch.jit.script(module), example_input=example, input="x[?,?]{f32},y[?,?]{f32}",
+                        output_dir=str(tmp_path), compress_to_fp16=False).xml
+    x = torch.randn(2, 2)
+    for inputs in ((x, torch.randn(2, 3)), (torch.randn(2, 3), torch.randn(3, 2)), (torch.randn(1, 4), x),
+                   (torch.randn(0, 3), torch.randn(0, 3)), (x, x.clone()), (x, x + 1)):
+        assert_close(run_ir(xml, [t.numpy() for t in inputs]), torch_outputs(module, inputs))

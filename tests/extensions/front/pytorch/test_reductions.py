@@ -62,6 +62,45 @@ class VectorNormTypes(torch.nn.Module):
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-def test_vector_norm_types(dtype, path, tmp_path):
+def test_vector_norm_of_input_or_dtype_type(dtype, path, tmp_path):
     """The norm is of the input's type, or of the dtype argument's."""
     check_module(VectorNormTypes(), (X.to(dtype),), tmp_path, path)
+
+
+class AminMax(torch.nn.Module):
+    def forward(self, x):
+        return torch.aminmax(x), torch.aminmax(x, dim=1), torch.aminmax(x, dim=-1, keepdim=True), x[0, 0].aminmax()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int32, torch.uint8, torch.bool])
+@pytest.mark.parametrize("path", PATHS)
+def test_aminmax(path, dtype, tmp_path):
+    check_module(AminMax(), ((torch.randn(3, 4) * 100).to(dtype),), tmp_path, path)
+
+
+class VectorNorms(torch.nn.Module):
+    def forward(self, x):
+        return torch.linalg.vector_norm(x), torch.linalg.vector_norm(x, 1, dim=1), \
+            torch.linalg.vector_norm(x, float("inf")), torch.linalg.vector_norm(x, 0), \
+            torch.linalg.vector_norm(x, 3.5, dim=(0, 1), keepdim=True), torch.linalg.vector_norm(x, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16])
+@pytest.mark.parametrize("path", PATHS)
+def test_vector_norm_types(path, dtype, tmp_path):
+    """The norm keeps f64 and follows the dtype argument (was f32 whatever it said); f16 norms
+    accumulate in f32 as in PyTorch."""
+    check_module(VectorNorms(), (X.to(dtype),), tmp_path, path)
+
+
+class ZeroDimSums(torch.nn.Module):
+    def forward(self, x):
+        s = x[0, 0, 0]
+        return torch.sum(x), x.sum(dtype=torch.float64), torch.sum(s), torch.sum(s, 0), torch.sum(s, 0, True), \
+            torch.sum(x, [], True), torch.sum(x.long()), torch.sum(x > 0), torch.sum(s.int()), torch.sum(x, None, True)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_zero_dim_sums(path, tmp_path):
+    """Sums whose result is 0-d have no dims left (and sums of 0-d tensors stay 0-d)."""
+    check_module(ZeroDimSums(), (X,), tmp_path, path)

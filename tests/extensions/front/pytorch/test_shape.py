@@ -59,3 +59,85 @@ class Aliases(torch.nn.Module):
     ids=["views", "squeeze", "joins", "moves", "aliases"])
 def test_shape(module, inputs, path, tmp_path):
     check_module(module, inputs, tmp_path, path)
+
+
+class CopyViews(torch.nn.Module):
+    """The *_copy forms of the view ops (exported programs of functionalized graphs use them)."""
+
+    def forward(self, x):
+        aten = torch.ops.aten
+        return aten.view_copy(x, [2, -1]), aten.permute_copy(x, [3, 0, 2, 1]), aten.select_copy(x, 1, -1), \
+            aten.slice_copy(x, 3, 1, 5, 2), aten.squeeze_copy(x[:, :1], [1]), aten.unsqueeze_copy(x, 2), \
+            aten.expand_copy(x[:, :1], [2, 3, 4, 6]), *aten.split_with_sizes_copy(x, [1, 2], 1), \
+            aten._unsafe_index(x, [None, torch.tensor([2, 0])]), aten.alias_copy(x), \
+            aten._unsafe_index(x, [None, None, torch.tensor([[3], [0], [1]]), torch.tensor([5, 0, 2, 2])])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
+@pytest.mark.parametrize("path", PATHS)
+def test_copy_views(path, dtype, tmp_path):
+    check_module(CopyViews(), ((X * 3).to(dtype),), tmp_path, path)
+
+
+class PixelShuffles(torch.nn.Module):
+    def forward(self, x):
+        return F.pixel_shuffle(x, 2), F.pixel_unshuffle(F.pixel_shuffle(x, 2), 2), F.pixel_shuffle(x[0], 2), \
+            F.pixel_shuffle(x[0, 0], 2), F.pixel_unshuffle(x[0, 0], 2)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 8, 4, 6), (1, 2, 2, 4, 8, 6, 4)], ids=["rank5", "rank7"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32])
+@pytest.mark.parametrize("path", PATHS)
+def test_pixel_shuffle_batch_dims(path, dtype, shape, tmp_path):
+    """pixel_shuffle of [..., C, H, W] with any number of leading dims (was refused above rank 4)."""
+    check_module(PixelShuffles(), ((torch.randn(shape) * 9).to(dtype),), tmp_path, path)
+
+
+class ByteViews(torch.nn.Module):
+    def forward(self, x, y):
+        return x.view(torch.int8), x.view(torch.uint8), y.view(torch.uint8), y.view(torch.bool), \
+            (y > 0).view(torch.int8), x.view(torch.bool)
+
+
+def test_dtype_view(tmp_path):
+    """x.view(dtype) among one-byte types reads the same bytes (torch.jit.trace cannot record a
+    dtype view, so only the export path)."""
+    x = torch.tensor([0, 1, 127, 128, 200, 255], dtype=torch.uint8)
+    y = torch.tensor([0, 1, -1, -128, 127, 1], dtype=torch.int8)
+    check_module(ByteViews(), (x, y), tmp_path, "export")
+
+
+class BitCast(torch.nn.Module):
+    def forward(self, x):
+        return x.view(torch.int64)
+
+
+def test_dtype_view_bitcast_refused(tmp_path):
+    """A view that reinterprets float bits is refused clearly (it was read as a reshape)."""
+    from mo.errors import ConversionError
+    with pytest.raises(ConversionError, match="no bit-cast"):
+        check_module(BitCast(), (torch.randn(2, 4).double(),), tmp_path, "export")
+
+
+class Stacks(torch.nn.Module):
+    def forward(self, x, v, i):
+        return torch.hstack([x, x * 2]), torch.hstack([v, i, v]), torch.vstack([x, v[:4]]), torch.vstack([v, i]), \
+            torch.vstack([x]), torch.hstack([x[0, 0], v]), torch.vstack([x[0, 0], x[0, 1]]), torch.row_stack([x, x])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32, torch.bool])
+@pytest.mark.parametrize("path", PATHS)
+def test_stacks(path, dtype, tmp_path):
+    check_module(Stacks(), ((torch.randn(3, 4) * 3).to(dtype), (torch.randn(5) * 3).to(dtype), torch.arange(5)),
+                 tmp_path, path)
+
+
+class Flips(torch.nn.Module):
+    def forward(self, x):
+        return tuple(torch.flip(x, dims) for dims in ([0], [1], [-1], [1, 2], [2, 3], [1, 2, 3], [3, 0], [-1, -3]))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32, torch.uint8])
+@pytest.mark.parametrize("path", PATHS)
+def test_flip_dims(path, dtype, tmp_path):
+    check_module(Flips(), ((torch.randn(2, 3, 4, 5) * 9).to(dtype),), tmp_path, path)
