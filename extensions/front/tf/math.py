@@ -83,9 +83,12 @@ def relu6(node, b):
 
 @translator("tf", "Div", "TruncateDiv")
 def div(node, b):
-    """Integer division truncates."""
+    """Integer division truncates; TruncateDiv of floats truncates the quotient toward zero."""
     x, y = _inputs(node)
-    return [b.Divide(x, y, m_pythondiv=False)]
+    quotient = b.Divide(x, y, m_pythondiv=False)
+    if node.fw_op == "TruncateDiv" and not is_int(x.data.get_dtype()):
+        return [b.Multiply(b.Sign(quotient), b.Floor(b.Abs(quotient)))]
+    return [quotient]
 
 
 @translator("tf", "FloorDiv")
@@ -124,8 +127,9 @@ def add_n(node, b):
 
 @translator("tf", "ClipByValue")
 def clip_by_value(node, b):
+    """max(min(x, high), low): where low > high, low, as TensorFlow computes it."""
     x, low, high = _inputs(node)
-    return [b.Minimum(b.Maximum(x, low), high)]
+    return [b.Maximum(b.Minimum(x, high), low)]
 
 
 @translator("tf", "ZerosLike")

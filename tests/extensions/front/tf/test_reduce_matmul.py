@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.utils.tf_models import check_tf, random
+from tests.utils.runtime import assert_close, run_ir
+from tests.utils.tf_models import check_tf, convert_pb, freeze, random, specs_for, tf_outputs, write_pb
 
 raw = tf.raw_ops
 
@@ -26,10 +27,15 @@ def test_logical_reduction(tmp_path, op):
     check_tf(tmp_path, lambda x: op(input=x > 0, axis=1, keep_dims=False), [X])
 
 
-@pytest.mark.parametrize("op", [raw.ArgMax, raw.ArgMin])
-@pytest.mark.parametrize("output_type", [tf.int32, tf.int64])
+@pytest.mark.parametrize("op,output_type", [(raw.ArgMax, t) for t in (tf.int16, tf.uint16, tf.int32, tf.int64)]
+                         + [(raw.ArgMin, t) for t in (tf.int32, tf.int64)])
 def test_arg_min_max(tmp_path, op, output_type):
     check_tf(tmp_path, lambda x: op(input=x, dimension=1, output_type=output_type), [X])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+def test_arg_max_types(tmp_path, dtype):
+    check_tf(tmp_path, lambda x: raw.ArgMax(input=x, dimension=-1, output_type=tf.int16), [random((3, 5), dtype)])
 
 
 def test_top_k(tmp_path):
@@ -37,6 +43,23 @@ def test_top_k(tmp_path):
         values, indices = tf.math.top_k(x, 3)
         return values, indices
     check_tf(tmp_path, fn, [X])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+def test_top_k_v1(tmp_path, dtype):
+    """TopK (v1, ``k`` an attribute) is gone from TensorFlow 2's op set: the graph of TopKV2 is
+    rewritten to it and compared with TopKV2's output."""
+    x = np.random.default_rng(0).permutation(24).reshape(2, 12).astype(dtype)
+
+    def fn(a):
+        return raw.TopKV2(input=a, k=4, sorted=True)
+    graph_def = freeze(fn, specs_for([x]))
+    node = next(n for n in graph_def.node if n.op == "TopKV2")
+    node.op = "TopK"
+    del node.input[1:]
+    node.attr["k"].i = 4
+    xml = convert_pb(write_pb(graph_def, tmp_path / "model.pb"), tmp_path / "ir")
+    assert_close(run_ir(xml, [x]), tf_outputs(fn, [x]))
 
 
 @pytest.mark.parametrize("op", [raw.Softmax, raw.LogSoftmax])
