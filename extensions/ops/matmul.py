@@ -113,3 +113,24 @@ class Einsum(Op):
     def evaluate(cls, node, *operands):
         inputs, out = parse_equation(node.equation, [x.ndim for x in operands])
         return np.einsum(",".join(inputs) + "->" + out, *operands)
+
+
+class Inverse(Op):
+    """The inverse of each square matrix in the last two dims; ``adjoint``: of its transpose."""
+
+    op = "Inverse"
+    version = "opset14"
+    defaults = {"adjoint": False}
+    ir_attrs = ("adjoint",)
+
+    @classmethod
+    def evaluate(cls, node, x):
+        inv = np.linalg.inv(x.astype(np.float64))
+        return (np.swapaxes(inv, -1, -2) if node.adjoint else inv).astype(x.dtype)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        shape = node.in_shape(0)
+        if shape is not None and (len(shape) < 2 or min(shape[-2:]) >= 0 and shape[-1] != shape[-2]):
+            raise ValueError(f"Inverse takes square matrices in the last two dims, not shape {shape}")
+        return [shape]
