@@ -1,0 +1,116 @@
+"""Layer tests of the TensorFlow array operations (extensions/front/tf/array.py)."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tests.utils.tf_models import check_tf, random
+
+raw = tf.raw_ops
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("out_idx", [tf.int32, tf.int64])
+def test_unique(tmp_path, dtype, out_idx):
+    x = np.array([4, 1, 4, 2, 1, 1, 7], dtype)
+    check_tf(tmp_path / "u", lambda a: raw.Unique(x=a, out_idx=out_idx), [x])
+    check_tf(tmp_path / "c", lambda a: raw.UniqueWithCounts(x=a, out_idx=out_idx), [x])
+
+
+@pytest.mark.parametrize("shift,axis", [(2, 0), ([1, -2], [0, 1]), (-1, -1), ([3, 1], [1, 1])])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
+def test_roll(tmp_path, shift, axis, dtype):
+    check_tf(tmp_path, lambda a: raw.Roll(input=a, shift=shift, axis=axis), [random((3, 4, 2), dtype)])
+
+
+def test_roll_shift_input_i64(tmp_path):
+    check_tf(tmp_path, lambda a, s: raw.Roll(input=a, shift=s, axis=np.array([1], np.int64)),
+             [random((2, 5)), np.array([3], np.int64)])
+
+
+@pytest.mark.parametrize("seq_dim,batch_dim", [(1, 0), (0, 1), (2, 0)])
+@pytest.mark.parametrize("len_type", [np.int32, np.int64])
+def test_reverse_sequence(tmp_path, seq_dim, batch_dim, len_type):
+    x = random((4, 4, 4), np.float32)
+    lengths = np.array([1, 3, 4, 2][:x.shape[batch_dim]], len_type)
+    check_tf(tmp_path, lambda a, n: raw.ReverseSequence(input=a, seq_lengths=n, seq_dim=seq_dim, batch_dim=batch_dim),
+             [x, lengths])
+
+
+@pytest.mark.parametrize("dims", [[True, False, True], [False, False, False], [False, True, False]])
+def test_reverse_v1(tmp_path, dims):
+    check_tf(tmp_path, lambda a: raw.Reverse(tensor=a, dims=dims), [random((2, 3, 4), np.int32)])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("num", [1, 2, 7])
+def test_lin_space(tmp_path, dtype, num):
+    check_tf(tmp_path, lambda a, b: raw.LinSpace(start=a, stop=b, num=num),
+             [np.array(-1.5, dtype), np.array(4.0, dtype)])
+
+
+def test_lin_space_num_input(tmp_path):
+    check_tf(tmp_path, lambda a, b, n: raw.LinSpace(start=a, stop=b, num=n),
+             [np.array(2.0, np.float32), np.array(-3.0, np.float32), np.array(5, np.int64)])
+
+
+@pytest.mark.parametrize("lower,upper", [(0, -1), (-1, 0), (1, 2), (0, 0), (-1, -1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_matrix_band_part(tmp_path, lower, upper, dtype):
+    check_tf(tmp_path, lambda a: raw.MatrixBandPart(input=a, num_lower=lower, num_upper=upper),
+             [random((2, 4, 5), dtype)])
+
+
+def test_matrix_band_part_bounds_input(tmp_path):
+    check_tf(tmp_path, lambda a, lo, up: raw.MatrixBandPart(input=a, num_lower=lo, num_upper=up),
+             [random((5, 3)), np.array(1, np.int64), np.array(0, np.int64)])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
+@pytest.mark.parametrize("shape", [(4,), (2, 3)])
+def test_matrix_diag(tmp_path, dtype, shape):
+    check_tf(tmp_path, lambda a: raw.MatrixDiag(diagonal=a), [random(shape, dtype)])
+
+
+def test_matrix_diag_keeps_inf_off_the_diagonal_zero(tmp_path):
+    check_tf(tmp_path, lambda a: raw.MatrixDiag(diagonal=a), [np.array([np.inf, -1.0, np.nan], np.float32)])
+
+
+@pytest.mark.parametrize("s0,s1", [([2, 1, 3], [4, 1]), ([1], [5, 2]), ([3, 0], [1, 1]), ([2, 2], [2, 2])])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_broadcast_args(tmp_path, s0, s1, dtype):
+    check_tf(tmp_path, lambda a, b: raw.BroadcastArgs(s0=a, s1=b), [np.array(s0, dtype), np.array(s1, dtype)])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64, np.float64])
+def test_bucketize(tmp_path, dtype):
+    x = np.array([[-5, 10000, 0.5], [150, 10, 3], [5, 100, -0.1]]).astype(dtype)
+    check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[0.0, 0.5, 10.0, 100.0]), [x])
+
+
+def test_bucketize_no_boundaries(tmp_path):
+    check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[]), [random((2, 3))])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_invert_permutation(tmp_path, dtype):
+    check_tf(tmp_path, lambda a: raw.InvertPermutation(x=a), [np.array([3, 0, 4, 1, 2], dtype)])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("out_idx", [tf.int32, tf.int64])
+def test_list_diff(tmp_path, dtype, out_idx):
+    x, y = np.array([1, 2, 3, 4, 5, 6, 2], dtype), np.array([1, 3, 5, 9], dtype)
+    check_tf(tmp_path, lambda a, b: raw.ListDiff(x=a, y=b, out_idx=out_idx), [x, y])
+
+
+@pytest.mark.parametrize("out_type", [tf.int32, tf.int64])
+def test_shape_n(tmp_path, out_type):
+    check_tf(tmp_path, lambda a, b: raw.ShapeN(input=[a, b, a], out_type=out_type),
+             [random((2, 3)), random((4, 1, 5))], dynamic_batch=True)
+
+
+@pytest.mark.parametrize("indices", [np.array(22), np.array([0, 5, 23])])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_unravel_index(tmp_path, indices, dtype):
+    check_tf(tmp_path, lambda a, d: raw.UnravelIndex(indices=a, dims=d),
+             [indices.astype(dtype), np.array([2, 3, 4], dtype)])
