@@ -160,7 +160,7 @@ def shape_n(node, b):
     return [b.ShapeOf(p, output_type=out_type) for p in input_sources(node)]
 
 
-def _strides(b, dims, n: int):
+def row_major_strides(b, dims, n: int):
     """Row-major strides of a 1-D shape tensor of static length ``n``: stride[i] = prod(dims[i+1:])."""
     parts = [b.ReduceProd(b.Slice(dims, i64(i + 1), i64(n), i64(1), i64(0)), i64(0), keep_dims=True)
              for i in range(n - 1)]
@@ -176,7 +176,7 @@ def unravel_index(node, b):
     if not shape or shape[0] < 0:
         raise ConversionError("the length of its dims (input 1) is not known; give the input shapes with --input.")
     rank = rank_of(indices, node)
-    strides, extent = _strides(b, dims, shape[0]), dims
+    strides, extent = row_major_strides(b, dims, shape[0]), dims
     if rank:
         axes = np.arange(1, rank + 1, dtype=np.int64)
         strides, extent = b.Unsqueeze(strides, axes), b.Unsqueeze(dims, axes)
