@@ -11,7 +11,7 @@ from mo.pipeline.extract import framework_op_name, mark_framework_op
 from mo.pipeline.transform import Transform, replace_outputs
 
 PASS_THROUGH = ("Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient", "EnsureShape",
-                "CheckNumerics", "PlaceholderWithDefault", "ReadVariableOp")
+                "CheckNumerics", "CheckNumericsV2", "PlaceholderWithDefault", "ReadVariableOp")
 
 
 class PassThroughExtractor(TfExtractor):

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.utils.runtime import assert_close, run_ir
-from tests.utils.tf_models import check_tf, convert_pb, freeze, random, specs_for, tf_outputs, write_pb
+from tests.utils.tf_models import check_tf, random, renamed_op
 
 raw = tf.raw_ops
 
@@ -51,15 +50,8 @@ def test_top_k_v1(tmp_path, dtype):
     rewritten to it and compared with TopKV2's output."""
     x = np.random.default_rng(0).permutation(24).reshape(2, 12).astype(dtype)
 
-    def fn(a):
-        return raw.TopKV2(input=a, k=4, sorted=True)
-    graph_def = freeze(fn, specs_for([x]))
-    node = next(n for n in graph_def.node if n.op == "TopKV2")
-    node.op = "TopK"
-    del node.input[1:]
-    node.attr["k"].i = 4
-    xml = convert_pb(write_pb(graph_def, tmp_path / "model.pb"), tmp_path / "ir")
-    assert_close(run_ir(xml, [x]), tf_outputs(fn, [x]))
+    check_tf(tmp_path, lambda a: raw.TopKV2(input=a, k=4, sorted=True), [x],
+             graph_patch=renamed_op("TopKV2", "TopK", drop_inputs_from=1, k=4))
 
 
 @pytest.mark.parametrize("op", [raw.Softmax, raw.LogSoftmax])
