@@ -47,3 +47,16 @@ def test_einsum_folds():
     x = np.arange(4, dtype=np.float32).reshape(2, 2)
     (out,) = infer_op("Einsum", x, equation="ii->")
     assert out.data.get_value() == 3
+
+
+@pytest.mark.parametrize("adjoint", [False, True])
+def test_inverse_folds_to_the_inverse(adjoint):
+    a = np.array([[[4, 1, 0], [2, 5, 1], [0, 1, 3]], [[2, 0, 1], [1, 3, 0], [0, 1, 2]]], np.float32)
+    (out,) = infer_op("Inverse", a, adjoint=adjoint)
+    product = out.data.get_value() @ (np.swapaxes(a, -1, -2) if adjoint else a)
+    np.testing.assert_allclose(product, np.broadcast_to(np.eye(3), a.shape), atol=1e-5)
+
+
+def test_inverse_rejects_non_square_matrices():
+    with pytest.raises(GraphError, match="square"):
+        infer_op("Inverse", ((2, 3, 4), "f32"))
