@@ -206,10 +206,3 @@ def to_bool(node, b):
     count = b.ReduceProd(b.ShapeOf(x, output_type="i64"), i64(0), keep_dims=False)
     return [b.Greater(count, np.int64(0))]
 
-
-@translator("tf", "Lu", "Qr")
-def unsupported_decomposition(node, b):
-    """LU and QR decompositions have no counterpart in the OpenVINO opset."""
-    raise ConversionError(f"OpenVINO's opset has no {node.fw_op} decomposition (nor a loop form this converter "
-                          f"builds for it): compute it outside the model, or cut the model around it with "
-                          f"--input/--output.")

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from mo.errors import ConversionError
 from tests.utils.tf_models import check_tf, random, renamed_op
 
 raw = tf.raw_ops
@@ -91,9 +90,3 @@ def test_assert_and_check_numerics_pass_the_data(tmp_path):
         return raw.CheckNumericsV2(tensor=x, message="bad") * 2
     check_tf(tmp_path, fn, [random((2, 3))])
 
-
-@pytest.mark.parametrize("op", ["Qr", "Lu"])
-def test_decompositions_are_refused(tmp_path, op):
-    fn = (lambda a: raw.Qr(input=a)) if op == "Qr" else (lambda a: raw.Lu(input=a))
-    with pytest.raises(ConversionError, match=f"(?s)tf {op}.*no {op} decomposition"):
-        check_tf(tmp_path, fn, [random((3, 3))])

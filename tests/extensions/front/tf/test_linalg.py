@@ -1,0 +1,43 @@
+"""Layer tests of the TensorFlow matrix decompositions (extensions/front/tf/linalg.py): Q, R,
+the packed LU and the pivots as TensorFlow computes them."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tests.utils.tf_models import check_tf, random
+
+raw = tf.raw_ops
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5), (2, 4, 3), (2, 1, 3, 3)])
+@pytest.mark.parametrize("full_matrices", [False, True])
+def test_qr(tmp_path, shape, full_matrices):
+    check_tf(tmp_path, lambda a: raw.Qr(input=a, full_matrices=full_matrices), [random(shape)],
+             rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_qr_types_and_a_column_already_reduced(tmp_path, dtype):
+    """Column 0 has zeros below the pivot: no reflection (R keeps the pivot's sign)."""
+    x = random((3, 3), dtype)
+    x[1:, 0] = 0
+    x[0, 0] = 1.5
+    check_tf(tmp_path, lambda a: raw.Qr(input=a), [x], rtol=1e-3, atol=1e-4)
+
+
+def test_qr_dynamic_batch(tmp_path):
+    check_tf(tmp_path, lambda a: raw.Qr(input=a), [random((3, 4, 2))], rtol=1e-3, atol=1e-4, dynamic_batch=True)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (1, 1), (3, 5, 5), (2, 2, 3, 3)])
+@pytest.mark.parametrize("idx_type", [tf.int32, tf.int64])
+def test_lu(tmp_path, shape, idx_type):
+    check_tf(tmp_path, lambda a: raw.Lu(input=a, output_idx_type=idx_type), [random(shape)], rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lu_equal_pivot_candidates(tmp_path, dtype):
+    """Equal candidates for a pivot (the first is taken: row 1, then row 2 of what is left);
+    TensorFlow refuses a singular input."""
+    x = np.array([[1, 2, 1, 3], [-3, -2, 4, 1], [3, 1, 1, 1], [0, 1, 5, 2]], dtype)
+    check_tf(tmp_path, lambda a: raw.Lu(input=a), [x], rtol=1e-3, atol=1e-4)
