@@ -87,6 +87,11 @@ def test_bucketize(tmp_path, dtype):
     check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[0.0, 0.5, 10.0, 100.0]), [x])
 
 
+def test_bucketize_nan_is_past_every_boundary(tmp_path):
+    check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[-1.0, 2.0]),
+             [np.array([np.nan, -np.inf, np.inf, 2.0], np.float32)])
+
+
 def test_bucketize_no_boundaries(tmp_path):
     check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[]), [random((2, 3))])
 

@@ -73,3 +73,8 @@ def test_bincount_counts(tmp_path):
     arr = np.array([[1, 3], [3, 2]], np.int32)
     check_tf(tmp_path, lambda a, s: raw.Bincount(arr=a, size=s, weights=tf.constant([], tf.int32)),
              [arr, np.array(6, np.int32)])
+
+
+def test_dynamic_stitch_later_index_wins(tmp_path):
+    check_tf(tmp_path, lambda a, b, c, d: raw.DynamicStitch(indices=[a, b], data=[c, d]),
+             [np.array([0, 1, 2], np.int32), np.array([1, 0], np.int32), random((3, 2)), random((2, 2), seed=1)])
