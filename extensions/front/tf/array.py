@@ -1,6 +1,6 @@
 """TensorFlow array operations: Unique, UniqueWithCounts, Roll, ReverseSequence, Reverse (v1),
-LinSpace, MatrixBandPart, MatrixDiag, BroadcastArgs, Bucketize, InvertPermutation, ListDiff,
-ShapeN and UnravelIndex."""
+LinSpace, MatrixBandPart, BroadcastArgs, Bucketize, InvertPermutation, ListDiff,
+ShapeN and UnravelIndex. (The MatrixDiag family is in diagonal.py.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -89,18 +89,6 @@ def matrix_band_part(node, b):
     keep_lower = b.LogicalOr(b.Less(lower, np.int64(0)), b.LessEqual(diff, lower))
     keep_upper = b.LogicalOr(b.Less(upper, np.int64(0)), b.LessEqual(b.Negative(diff), upper))
     return [b.Select(b.LogicalAnd(keep_lower, keep_upper), x, typed_const(b, 0, x.data.get_dtype()))]
-
-
-@translator("tf", "MatrixDiag", "BatchMatrixDiag")
-def matrix_diag(node, b):
-    """MatrixDiag(diagonal [..., N]) -> [..., N, N] with the diagonal and 0 elsewhere."""
-    d = node.in_port(0).get_source()
-    rank = input_rank(node)
-    if rank < 1:
-        raise ConversionError("its input must have rank 1 or more.")
-    n = dim(b, d, rank - 1)
-    eye = b.Equal(_row_minus_col(b, n, n), np.int64(0))
-    return [b.Select(eye, b.Unsqueeze(d, i64(-1)), typed_const(b, 0, d.data.get_dtype()))]
 
 
 @translator("tf", "BroadcastArgs")

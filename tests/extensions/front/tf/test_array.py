@@ -65,16 +65,6 @@ def test_matrix_band_part_bounds_input(tmp_path):
              [random((5, 3)), np.array(1, np.int64), np.array(0, np.int64)])
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
-@pytest.mark.parametrize("shape", [(4,), (2, 3)])
-def test_matrix_diag(tmp_path, dtype, shape):
-    check_tf(tmp_path, lambda a: raw.MatrixDiag(diagonal=a), [random(shape, dtype)])
-
-
-def test_matrix_diag_keeps_inf_off_the_diagonal_zero(tmp_path):
-    check_tf(tmp_path, lambda a: raw.MatrixDiag(diagonal=a), [np.array([np.inf, -1.0, np.nan], np.float32)])
-
-
 @pytest.mark.parametrize("s0,s1", [([2, 1, 3], [4, 1]), ([1], [5, 2]), ([3, 0], [1, 1]), ([2, 2], [2, 2])])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_broadcast_args(tmp_path, s0, s1, dtype):
