@@ -9,7 +9,18 @@ from extensions.front.tf.shape import constant_input
 from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import INT64_MIN, convert, dim, i64, input_rank, input_sources, rank_of, shape_of, typed_const
+from mo.graph.building import (
+    INT64_MIN,
+    convert,
+    dim,
+    i64,
+    input_rank,
+    input_sources,
+    norm_axis,
+    rank_of,
+    shape_of,
+    typed_const,
+)
 
 
 class ReverseSequenceExtractor(TfExtractor):
@@ -33,16 +44,23 @@ class RollExtractor(TfExtractor):
         node.graph.registry.op("Roll").update_node(node)
 
 
-@translator("tf", "Unique", "UniqueWithCounts")
+@translator("tf", "Unique", "UniqueWithCounts", "UniqueV2", "UniqueWithCountsV2")
 def unique(node, b):
-    """Unique(x) of a 1-D x: the values in order of first occurrence, the index of each
-    element's value among them (and the counts), of ``out_idx``."""
-    if input_rank(node) != 1:
-        raise ConversionError("TensorFlow's Unique takes a 1-D input.")
+    """Unique(x) of a 1-D x, or the V2 forms with an axis (input 1; empty: x is 1-D): the
+    values (slices along the axis) in order of first occurrence, the index of each element's
+    (slice's) value among them, and for *WithCounts the counts, of ``out_idx``."""
+    axis = None
+    if node.fw_op.endswith("V2"):
+        axes = np.asarray(constant_input(node, 1, "axis")).reshape(-1)
+        if axes.size > 1:
+            raise ConversionError(f"it takes one axis, not {axes.size}.")
+        axis = np.int64(norm_axis(axes[0], input_rank(node), node)) if axes.size else None
+    if axis is None and input_rank(node) != 1:
+        raise ConversionError("TensorFlow's Unique takes a 1-D input when no axis is given.")
     out_idx = TfExtractor.dtype(node, "out_idx") or "i32"
-    y, _, idx, counts = b.Unique(node.in_port(0).get_source(), sorted=False, index_element_type=out_idx,
+    y, _, idx, counts = b.Unique(node.in_port(0).get_source(), axis, sorted=False, index_element_type=out_idx,
                                  count_element_type=out_idx)
-    return [y, idx, counts] if node.fw_op == "UniqueWithCounts" else [y, idx]
+    return [y, idx, counts] if "WithCounts" in node.fw_op else [y, idx]
 
 
 @translator("tf", "Reverse")

@@ -1,6 +1,6 @@
 """TensorFlow scatters and partitions: ScatterNd, TensorScatter{Update,Add,Sub,Max,Min},
-DynamicStitch, ParallelDynamicStitch, DynamicPartition and Bincount, built from ScatterNDUpdate,
-NonZero and Gather."""
+ScatterNdNonAliasingAdd, DynamicStitch, ParallelDynamicStitch, DynamicPartition, Bincount and
+DenseBincount, built from ScatterNDUpdate, NonZero and Gather."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,11 +8,11 @@ import numpy as np
 from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import convert, dims_slice, i64, input_sources, rank_of, shape_of, typed_const
+from mo.graph.building import convert, dim, dims_slice, i64, input_sources, rank_of, shape_of, typed_const
 
 # op type -> ScatterNDUpdate reduction
 TENSOR_SCATTER = {"TensorScatterUpdate": "none", "TensorScatterAdd": "sum", "TensorScatterSub": "sub",
-                  "TensorScatterMax": "max", "TensorScatterMin": "min"}
+                  "TensorScatterMax": "max", "TensorScatterMin": "min", "ScatterNdNonAliasingAdd": "sum"}
 
 
 def filled(b, value, dtype: str, shape):
@@ -31,7 +31,8 @@ def scatter_nd(node, b):
 
 @translator("tf", *TENSOR_SCATTER)
 def tensor_scatter(node, b):
-    """TensorScatter*(tensor, indices, updates): tensor with the updates written or combined."""
+    """TensorScatter*(tensor, indices, updates) and ScatterNdNonAliasingAdd(input, indices,
+    updates): the tensor with the updates written or combined."""
     tensor, indices, updates = input_sources(node)
     return [b.ScatterNDUpdate(tensor, indices, updates, reduction=TENSOR_SCATTER[node.fw_op])]
 
@@ -80,23 +81,40 @@ def dynamic_partition(node, b):
     return outputs
 
 
-@translator("tf", "Bincount")
+@translator("tf", "Bincount", "DenseBincount")
 def bincount(node, b):
-    """Bincount(arr, size, weights): output[v] sums the weights (or counts, when weights are
-    empty) of the elements equal to v, for v in [0, size); other values are dropped (they go
-    to an extra bin, sliced off)."""
+    """Bincount(arr, size, weights) and DenseBincount(input, size, weights): output[v] sums the
+    weights (or counts, when weights are empty) of the elements (of any shape) equal to v, for v
+    in [0, size);
+    other values are dropped (they go to an extra bin, sliced off). DenseBincount counts each
+    row of a 2-D input apart, and ``binary_output`` gives 1 where a value occurs."""
     arr, size, weights = input_sources(node)
     shape = weights.data.get_shape()
+    rank = rank_of(arr, node)
     if shape is None:
         raise ConversionError("the shape of its weights (input 2) is not known; give the input shapes with --input.")
+    dense_rows = node.fw_op == "DenseBincount" and rank == 2
+    if node.fw_op == "DenseBincount" and rank > 2:
+        raise ConversionError(f"its input has rank {rank}; DenseBincount takes 1 or 2.")
     dtype = weights.data.get_dtype()
+    binary = bool(TfExtractor.attr(node, "binary_output", False))
     size = b.Reshape(convert(b, size, "i64"), i64(1), special_zero=False)
     values = convert(b, arr, "i64")
-    if 0 in shape:
+    if 0 in shape or binary:
         weights = filled(b, 1, dtype, shape_of(b, values))
     size0 = b.Reshape(size, i64(), special_zero=False)
     outside = b.LogicalOr(b.Less(values, np.int64(0)), b.GreaterEqual(values, size0))
-    values = b.Select(outside, size0, values)
-    bins = b.ScatterNDUpdate(filled(b, 0, dtype, b.Add(size, i64(1))), b.Unsqueeze(values, i64(-1)), weights,
-                             reduction="sum")
-    return [b.Slice(bins, i64(0), size, i64(1), i64(0))]
+    index = b.Unsqueeze(b.Select(outside, size0, values), i64(-1))
+    bins = b.Add(size, i64(1))
+    if dense_rows:
+        rows = dim(b, values, 0)
+        row = b.Range(np.int64(0), rows, np.int64(1), output_type="i64")
+        row = b.Broadcast(b.Unsqueeze(row, i64(1, 2)), shape_of(b, index), mode="numpy")
+        index = b.Concat(row, index, axis=-1)
+        bins = b.Concat(b.Unsqueeze(rows, i64(0)), bins, axis=0)
+    counts = b.ScatterNDUpdate(filled(b, 0, dtype, bins), index, weights, reduction="sum")
+    counts = b.Slice(counts, i64(0), size, i64(1), i64(-1))
+    if binary:
+        zero = typed_const(b, 0, dtype)
+        counts = b.Select(b.Greater(counts, zero), typed_const(b, 1, dtype), zero)
+    return [counts]

@@ -16,6 +16,18 @@ def test_unique(tmp_path, dtype, out_idx):
     check_tf(tmp_path / "c", lambda a: raw.UniqueWithCounts(x=a, out_idx=out_idx), [x])
 
 
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("counts", [False, True])
+def test_unique_v2_axis(tmp_path, axis, counts):
+    x = np.array([[1, 2, 1, 2], [3, 4, 3, 5], [1, 2, 1, 2]], np.int32)
+    op = raw.UniqueWithCountsV2 if counts else raw.UniqueV2
+    check_tf(tmp_path, lambda a: op(x=a, axis=[axis], out_idx=tf.int64), [x])
+
+
+def test_unique_v2_no_axis(tmp_path):
+    check_tf(tmp_path, lambda a: raw.UniqueV2(x=a, axis=np.zeros(0, np.int64)), [np.array([3.0, 1, 3, 2], np.float32)])
+
+
 @pytest.mark.parametrize("shift,axis", [(2, 0), ([1, -2], [0, 1]), (-1, -1), ([3, 1], [1, 1])])
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
 def test_roll(tmp_path, shift, axis, dtype):

@@ -33,6 +33,12 @@ def test_tensor_scatter(tmp_path, op, dtype):
              [random((3, 4), dtype, seed=1, low=-5, high=5), indices, random((2, 4), dtype, seed=2, low=-5, high=5)])
 
 
+@pytest.mark.parametrize("idx_type", [np.int32, np.int64])
+def test_scatter_nd_non_aliasing_add(tmp_path, idx_type):
+    check_tf(tmp_path, lambda t, i, u: raw.ScatterNdNonAliasingAdd(input=t, indices=i, updates=u),
+             [random((4, 3)), np.array([[1], [3], [1]], idx_type), random((3, 3), seed=1)])
+
+
 def test_tensor_scatter_update_bool_elements(tmp_path):
     check_tf(tmp_path, lambda t, i, u: raw.TensorScatterUpdate(tensor=t, indices=i, updates=u),
              [random((2, 3), np.bool_), np.array([[0, 0], [1, 2]], np.int32), np.array([True, False])])
@@ -78,3 +84,18 @@ def test_bincount_counts(tmp_path):
 def test_dynamic_stitch_later_index_wins(tmp_path):
     check_tf(tmp_path, lambda a, b, c, d: raw.DynamicStitch(indices=[a, b], data=[c, d]),
              [np.array([0, 1, 2], np.int32), np.array([1, 0], np.int32), random((3, 2)), random((2, 2), seed=1)])
+
+
+@pytest.mark.parametrize("binary_output", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+@pytest.mark.parametrize("rank", [1, 2])
+def test_dense_bincount(tmp_path, binary_output, dtype, rank):
+    arr = np.array([[1, 3, 3, 0], [2, 2, 9, 1]], np.int32)[:rank].reshape((-1,) if rank == 1 else (2, 4))
+    weights = random(arr.shape, dtype, low=1, high=4)
+    check_tf(tmp_path, lambda a, w: raw.DenseBincount(input=a, size=5, weights=w, binary_output=binary_output),
+             [arr, weights])
+
+
+def test_dense_bincount_counts_i64(tmp_path):
+    check_tf(tmp_path, lambda a: raw.DenseBincount(input=a, size=np.int64(4), weights=tf.constant([], tf.float32)),
+             [np.array([[1, 3, 3], [0, 0, 2]], np.int64)])
