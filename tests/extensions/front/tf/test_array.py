@@ -48,6 +48,12 @@ def test_reverse_sequence(tmp_path, seq_dim, batch_dim, len_type):
              [x, lengths])
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.bool_, np.float16])
+def test_reverse_sequence_types(tmp_path, dtype):
+    check_tf(tmp_path, lambda a, n: raw.ReverseSequence(input=a, seq_lengths=n, seq_dim=1),
+             [random((3, 4), dtype), np.array([4, 0, 2], np.int64)])
+
+
 @pytest.mark.parametrize("dims", [[True, False, True], [False, False, False], [False, True, False]])
 def test_reverse_v1(tmp_path, dims):
     check_tf(tmp_path, lambda a: raw.Reverse(tensor=a, dims=dims), [random((2, 3, 4), np.int32)])
@@ -66,7 +72,7 @@ def test_lin_space_num_input(tmp_path):
 
 
 @pytest.mark.parametrize("lower,upper", [(0, -1), (-1, 0), (1, 2), (0, 0), (-1, -1)])
-@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
 def test_matrix_band_part(tmp_path, lower, upper, dtype):
     check_tf(tmp_path, lambda a: raw.MatrixBandPart(input=a, num_lower=lower, num_upper=upper),
              [random((2, 4, 5), dtype)])

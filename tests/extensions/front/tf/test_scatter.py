@@ -45,7 +45,7 @@ def test_tensor_scatter_update_bool_elements(tmp_path):
 
 
 @pytest.mark.parametrize("op", ["DynamicStitch", "ParallelDynamicStitch"])
-@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64, np.bool_])
 def test_dynamic_stitch(tmp_path, op, dtype):
     i0, i1 = np.array([0, 4], np.int32), np.array([[1, 2], [5, 3]], np.int32)
     d0, d1 = random((2, 3), dtype, seed=1), random((2, 2, 3), dtype, seed=2)

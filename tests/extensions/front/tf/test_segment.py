@@ -18,6 +18,13 @@ def test_segment(tmp_path, op, dtype):
     check_tf(tmp_path, lambda d, s: getattr(raw, op)(data=d, segment_ids=s), [DATA[dtype], SORTED_IDS])
 
 
+@pytest.mark.parametrize("op", ["SegmentSum", "SegmentMean", "UnsortedSegmentSum"])
+def test_segment_f16(tmp_path, op):
+    kwargs = {"num_segments": 4} if op.startswith("Unsorted") else {}
+    check_tf(tmp_path, lambda d, s: getattr(raw, op)(data=d, segment_ids=s, **kwargs),
+             [random((6, 3), np.float16), SORTED_IDS], rtol=1e-3, atol=1e-3)
+
+
 @pytest.mark.parametrize("ids_type", [np.int32, np.int64])
 def test_segment_sum_3d_ids_type(tmp_path, ids_type):
     check_tf(tmp_path, lambda d, s: raw.SegmentSum(data=d, segment_ids=s),
