@@ -1,4 +1,4 @@
-"""Sorting and searching: TopK-11, Unique-10, NonZero-3."""
+"""Sorting and searching: TopK-11, Unique-10, NonZero-3, Bucketize-3."""
 from __future__ import annotations
 
 import numpy as np
@@ -120,3 +120,20 @@ class NonZero(OutputTypedOp):
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         return [None if shape is None else (max(len(shape), 1), DYN)]
+
+
+class Bucketize(OutputTypedOp):
+    """The bucket of each element among sorted boundaries (input 1): the number of boundaries
+    below it (``with_right_bound``: a boundary equal to it counts as above), of ``output_type``.
+    The boundaries decide the result exactly, so they are never compressed to f16."""
+
+    op = "Bucketize"
+    version = "opset3"
+    defaults = {"output_type": "i64", "with_right_bound": True}
+    ir_attrs = ("output_type", "with_right_bound")
+    precision_sensitive_inputs = (1,)
+
+    @classmethod
+    def evaluate(cls, node, x, buckets):
+        side = "left" if node.with_right_bound else "right"
+        return np.searchsorted(np.asarray(buckets).reshape(-1), x, side=side)

@@ -131,11 +131,8 @@ def bucketize(node, b):
     all of them), as i32, compared as TensorFlow does: in f64 for an f64 input, else in f32."""
     x = node.in_port(0).get_source()
     bounds = np.asarray(TfExtractor.attr(node, "boundaries", []) or [], np.float32)
-    if not bounds.size:
-        return [b.Broadcast(np.int32(0), shape_of(b, x), mode="numpy")]
     et = "f64" if x.data.get_dtype() == "f64" else "f32"
-    passed = b.LogicalNot(b.Less(b.Unsqueeze(convert(b, x, et), i64(-1)), typed_const(b, bounds, et)))
-    return [b.ReduceSum(b.Convert(passed, destination_type="i32"), i64(-1), keep_dims=False)]
+    return [b.Bucketize(convert(b, x, et), typed_const(b, bounds, et), output_type="i32", with_right_bound=False)]
 
 
 @translator("tf", "InvertPermutation")

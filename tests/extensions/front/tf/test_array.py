@@ -100,6 +100,13 @@ def test_bucketize_nan_is_past_every_boundary(tmp_path):
              [np.array([np.nan, -np.inf, np.inf, 2.0], np.float32)])
 
 
+def test_bucketize_many_boundaries_keep_their_precision(tmp_path):
+    """With f16 compression on (the default), the boundaries stay f32: 0.1 in f16 is 0.09998."""
+    bounds = [i / 10 for i in range(40)]
+    check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=bounds),
+             [np.array([0.0999, 0.1, 0.1001, 2.5, 3.9, 4.0], np.float32)], compress_to_fp16=True)
+
+
 def test_bucketize_no_boundaries(tmp_path):
     check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[]), [random((2, 3))])
 
