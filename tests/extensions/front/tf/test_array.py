@@ -134,3 +134,4 @@ def test_shape_n(tmp_path, out_type):
 def test_unravel_index(tmp_path, indices, dtype):
     check_tf(tmp_path, lambda a, d: raw.UnravelIndex(indices=a, dims=d),
              [indices.astype(dtype), np.array([2, 3, 4], dtype)])
+

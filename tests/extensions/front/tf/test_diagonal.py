@@ -85,3 +85,10 @@ def test_dynamic_sizes(tmp_path):
              dynamic_batch=True)
     check_tf(tmp_path / "part", lambda a: raw.MatrixDiagPartV3(input=a, k=[0, 1], padding_value=0.0),
              [random((2, 3, 4))], dynamic_batch=True)
+
+
+def test_k_computed_by_the_model_is_refused(tmp_path):
+    from mo.errors import ConversionError
+    with pytest.raises(ConversionError, match=r"(?s)tf MatrixDiagPartV3.*k \(input 1\) is not constant"):
+        check_tf(tmp_path, lambda a, k: raw.MatrixDiagPartV3(input=a, k=k, padding_value=0.0),
+                 [random((3, 3)), np.array(0, np.int32)])
