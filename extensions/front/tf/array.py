@@ -1,5 +1,5 @@
 """TensorFlow array operations: Unique, UniqueWithCounts, Roll, ReverseSequence, Reverse (v1),
-LinSpace, MatrixBandPart, BroadcastArgs, Bucketize, InvertPermutation, ListDiff,
+LinSpace, MatrixBandPart, BroadcastArgs, Bucketize, LowerBound/UpperBound, InvertPermutation, ListDiff,
 ShapeN and UnravelIndex. (The MatrixDiag family is in diagonal.py.)"""
 from __future__ import annotations
 
@@ -133,6 +133,15 @@ def bucketize(node, b):
     bounds = np.asarray(TfExtractor.attr(node, "boundaries", []) or [], np.float32)
     et = "f64" if x.data.get_dtype() == "f64" else "f32"
     return [b.Bucketize(convert(b, x, et), typed_const(b, bounds, et), output_type="i32", with_right_bound=False)]
+
+
+@translator("tf", "LowerBound", "UpperBound")
+def search_sorted(node, b):
+    """LowerBound/UpperBound(sorted_inputs [B, N], values [B, M]): for each value, the first
+    index (UpperBound: past the last) where it would keep its row sorted, of ``out_type``."""
+    sequence, values = input_sources(node)
+    index = b.SearchSorted(sequence, values, right_mode=node.fw_op == "UpperBound")
+    return [convert(b, index, TfExtractor.dtype(node, "out_type") or "i32")]
 
 
 @translator("tf", "InvertPermutation")

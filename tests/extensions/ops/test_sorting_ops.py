@@ -52,3 +52,15 @@ def test_bucketize_left_and_right_bound_as_the_specification_example():
     np.testing.assert_array_equal(left.data.get_value(), [[1, 3], [3, 0]])
     (empty,) = infer_op("Bucketize", ((2, -1), "f32"), np.zeros(0, np.float32))
     assert empty.data.get_shape() == (2, -1) and empty.data.get_dtype() == "i64"
+
+
+def test_search_sorted_left_right_and_batched():
+    sequence = np.array([[0, 1, 3, 3, 5], [2, 4, 6, 8, 10]], np.float32)
+    values = np.array([[3, 6], [1, 10]], np.float32)
+    (left,) = infer_op("SearchSorted", sequence, values)
+    np.testing.assert_array_equal(left.data.get_value(), [[2, 5], [0, 4]])
+    (right,) = infer_op("SearchSorted", sequence, values, right_mode=True)
+    np.testing.assert_array_equal(right.data.get_value(), [[4, 5], [0, 5]])
+    (flat,) = infer_op("SearchSorted", np.array([1, 2, 3], np.int32), np.array([[0, 2], [3, 4]], np.int32))
+    np.testing.assert_array_equal(flat.data.get_value(), [[0, 1], [2, 3]])
+    assert flat.data.get_dtype() == "i64"

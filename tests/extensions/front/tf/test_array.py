@@ -111,6 +111,22 @@ def test_bucketize_no_boundaries(tmp_path):
     check_tf(tmp_path, lambda a: raw.Bucketize(input=a, boundaries=[]), [random((2, 3))])
 
 
+@pytest.mark.parametrize("op", ["LowerBound", "UpperBound"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("out_type", [tf.int32, tf.int64])
+def test_search_sorted(tmp_path, op, dtype, out_type):
+    sequence = np.array([[0, 1, 3, 3, 5, 7], [2, 4, 6, 6, 8, 10]], dtype)
+    values = np.array([[3, 6, 9, -1], [3, 6, 10, 11]], dtype)
+    check_tf(tmp_path, lambda s, v: getattr(raw, op)(sorted_inputs=s, values=v, out_type=out_type), [sequence, values])
+
+
+def test_search_sorted_constant_sequence_keeps_its_precision(tmp_path):
+    """With f16 compression on (the default), a sequence of 20 f32 values stays f32."""
+    sequence = np.arange(20, dtype=np.float32)[None] / 10
+    check_tf(tmp_path, lambda v: raw.LowerBound(sorted_inputs=sequence, values=v),
+             [np.array([[0.0999, 0.1, 0.1001, 1.9]], np.float32)], compress_to_fp16=True)
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_invert_permutation(tmp_path, dtype):
     check_tf(tmp_path, lambda a: raw.InvertPermutation(x=a), [np.array([3, 0, 4, 1, 2], dtype)])
