@@ -1,8 +1,10 @@
-"""TensorFlow matrix decompositions: Qr (Householder reflections) and Lu (partial pivoting), each
-a Loop over the columns, computed as TensorFlow's CPU kernels (Eigen's HouseholderQR and
-PartialPivLU) compute them, so that the signs of Q and R and the pivots are TensorFlow's.
+"""TensorFlow linear algebra: the decompositions Qr (Householder reflections) and Lu (partial
+pivoting), each a Loop over the columns, computed as TensorFlow's CPU kernels (Eigen's
+HouseholderQR and PartialPivLU) compute them, so that the signs of Q and R and the pivots are
+TensorFlow's; MatrixDeterminant and LogMatrixDeterminant from the LU; MatrixSolve and
+MatrixTriangularSolve through Inverse-14.
 
-Both work on [..., M, N] batches of matrices; the sizes stay computed (the IR is reshapeable)."""
+They work on [..., M, N] batches of matrices; the sizes stay computed (the IR is reshapeable)."""
 from __future__ import annotations
 
 import numpy as np
@@ -98,23 +100,22 @@ def qr(node, b):
     return [b.Slice(q, i64(0), p1, i64(1), i64(rank - 1)), b.Slice(r, i64(0), p1, i64(1), i64(rank - 2))]
 
 
-@translator("tf", "Lu")
-def lu(node, b):
-    """Lu(input [..., N, N]): for each column k, the row of the largest |A[i, k]| (i >= k, the
-    first among equals) swapped with row k, then the rows below eliminated: A[i, k] becomes
-    l_i = A[i, k] / A[k, k] and A[i, j] -= l_i A[k, j] for j > k (nothing for a zero pivot).
-    Outputs the packed L\\U and the permutation p (input[p] = L U) of ``output_idx_type``."""
-    x, rank = _matrix_input(node)
+def lu_loop(b, node, x, rank: int) -> tuple:
+    """(packed L\\U, permutation p with x[p] = L U, sign of p) of [..., N, N] matrices by
+    partial pivoting: for each column k, the row of the largest |A[i, k]| (i >= k, the first
+    among equals) swapped with row k, then the rows below eliminated: A[i, k] becomes l_i =
+    A[i, k] / A[k, k] and A[i, j] -= l_i A[k, j] for j > k (nothing for a zero pivot)."""
     dtype = x.data.get_dtype()
     n = dim(b, x, rank - 1)
     rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
     perm0 = b.Broadcast(rows, dims_slice(b, shape_of(b, x), 0, rank - 1), mode="numpy")
+    sign0 = b.Broadcast(typed_const(b, 1, dtype), dims_slice(b, shape_of(b, x), 0, rank - 2), mode="numpy")
     batch = rank - 2
 
     def step(bb, k, carried, invariant):
-        a, perm = carried
+        a, perm, sign = carried
         (rws,) = invariant
-        zero_ = typed_const(bb, 0, dtype)
+        zero_, one_ = typed_const(bb, 0, dtype), typed_const(bb, 1, dtype)
         col = bb.Gather(a, k, np.int64(rank - 1))
         score = bb.Select(bb.GreaterEqual(rws, k), bb.Abs(col), typed_const(bb, -1, dtype))
         _, pivot = bb.TopK(score, np.int64(1), axis=-1, mode="max", sort="value", index_element_type="i64",
@@ -122,16 +123,83 @@ def lu(node, b):
         order = bb.Select(bb.Equal(rws, k), pivot, bb.Select(bb.Equal(rws, pivot), k, rws))
         a = bb.Gather(a, order, np.int64(rank - 2), batch_dims=batch)
         perm = bb.Gather(perm, order, np.int64(rank - 2), batch_dims=batch)
+        swapped = bb.Squeeze(bb.NotEqual(pivot, k), i64(-1))
+        sign = bb.Select(swapped, bb.Negative(sign), sign)
         row_k = bb.Gather(a, k, np.int64(rank - 2))
         col_k = bb.Gather(a, k, np.int64(rank - 1))
         below = bb.Greater(rws, k)
         head = bb.ReduceSum(bb.Select(bb.Equal(rws, k), col_k, zero_), i64(-1), keep_dims=True)
         nonzero = bb.NotEqual(head, zero_)
-        factors = bb.Select(bb.LogicalAnd(below, nonzero),
-                            bb.Divide(col_k, bb.Select(nonzero, head, typed_const(bb, 1, dtype))), zero_)
+        factors = bb.Select(bb.LogicalAnd(below, nonzero), bb.Divide(col_k, bb.Select(nonzero, head, one_)), zero_)
         a = bb.Subtract(a, _outer(bb, factors, bb.Select(below, row_k, zero_)))
         in_column_k = bb.LogicalAnd(bb.Unsqueeze(below, i64(1)), bb.Unsqueeze(bb.Equal(rws, k), i64(0)))
-        return [bb.Select(in_column_k, bb.Unsqueeze(factors, i64(-1)), a), perm]
+        return [bb.Select(in_column_k, bb.Unsqueeze(factors, i64(-1)), a), perm, sign]
 
-    packed, perm = _column_loop(b, node, n, [x, perm0], [rows], step, "elimination")
+    packed, perm, sign = _column_loop(b, node, n, [x, perm0, sign0], [rows], step, "elimination")
+    return packed, perm, sign, rows
+
+
+def _square_input(node):
+    x, rank = _matrix_input(node)
+    shape = x.data.get_shape()
+    if shape[-1] >= 0 and shape[-2] >= 0 and shape[-1] != shape[-2]:
+        raise ConversionError(f"its matrices ({shape[-2]}x{shape[-1]}) are not square.")
+    return x, rank
+
+
+@translator("tf", "Lu")
+def lu(node, b):
+    """Lu(input [..., N, N]): the packed L\\U of partial pivoting (see lu_loop) and the
+    permutation p (input[p] = L U) of ``output_idx_type``."""
+    x, rank = _square_input(node)
+    packed, perm, _, _ = lu_loop(b, node, x, rank)
     return [packed, convert(b, perm, TfExtractor.dtype(node, "output_idx_type") or "i32")]
+
+
+def _diagonal(b, packed, rows, dtype):
+    """The diagonals [..., N] of [..., N, N] matrices."""
+    eye = b.Equal(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0)))
+    return b.ReduceSum(b.Select(eye, packed, typed_const(b, 0, dtype)), i64(-1), keep_dims=False)
+
+
+@translator("tf", "MatrixDeterminant", "BatchMatrixDeterminant")
+def matrix_determinant(node, b):
+    """The product of U's diagonal, negated for an odd permutation."""
+    x, rank = _square_input(node)
+    packed, _, sign, rows = lu_loop(b, node, x, rank)
+    diagonal = _diagonal(b, packed, rows, x.data.get_dtype())
+    return [b.Multiply(sign, b.ReduceProd(diagonal, i64(-1), keep_dims=False))]
+
+
+@translator("tf", "LogMatrixDeterminant")
+def log_matrix_determinant(node, b):
+    """(sign, log |det|): the permutation's sign times the signs of U's diagonal, and the sum of
+    the logs of its magnitudes (a singular matrix: 0 and -inf)."""
+    x, rank = _square_input(node)
+    packed, _, sign, rows = lu_loop(b, node, x, rank)
+    diagonal = _diagonal(b, packed, rows, x.data.get_dtype())
+    sign = b.Multiply(sign, b.ReduceProd(b.Sign(diagonal), i64(-1), keep_dims=False))
+    return [sign, b.ReduceSum(b.Log(b.Abs(diagonal)), i64(-1), keep_dims=False)]
+
+
+@translator("tf", "MatrixSolve", "BatchMatrixSolve")
+def matrix_solve(node, b):
+    """MatrixSolve(matrix, rhs): inverse(matrix) (``adjoint``: of its transpose) times rhs."""
+    _square_input(node)
+    matrix, rhs = node.in_port(0).get_source(), node.in_port(1).get_source()
+    inverse = b.Inverse(matrix, adjoint=bool(TfExtractor.attr(node, "adjoint", False)))
+    return [b.MatMul(inverse, rhs)]
+
+
+@translator("tf", "MatrixTriangularSolve", "BatchMatrixTriangularSolve")
+def matrix_triangular_solve(node, b):
+    """MatrixTriangularSolve(matrix, rhs): the ``lower`` (else upper) triangle of matrix, the
+    rest ignored, inverted (``adjoint``: its transpose) and times rhs (batch dims broadcast)."""
+    matrix, rank = _square_input(node)
+    rhs = node.in_port(1).get_source()
+    rows = b.Range(np.int64(0), dim(b, matrix, rank - 1), np.int64(1), output_type="i64")
+    i, j = b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0))
+    keep = b.GreaterEqual(i, j) if TfExtractor.attr(node, "lower", True) else b.LessEqual(i, j)
+    triangle = b.Select(keep, matrix, typed_const(b, 0, matrix.data.get_dtype()))
+    inverse = b.Inverse(triangle, adjoint=bool(TfExtractor.attr(node, "adjoint", False)))
+    return [b.MatMul(inverse, rhs)]

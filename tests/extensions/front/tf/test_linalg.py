@@ -41,3 +41,38 @@ def test_lu_equal_pivot_candidates(tmp_path, dtype):
     TensorFlow refuses a singular input."""
     x = np.array([[1, 2, 1, 3], [-3, -2, 4, 1], [3, 1, 1, 1], [0, 1, 5, 2]], dtype)
     check_tf(tmp_path, lambda a: raw.Lu(input=a), [x], rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (1, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matrix_determinant(tmp_path, shape, dtype):
+    check_tf(tmp_path, lambda a: raw.MatrixDeterminant(input=a), [random(shape, dtype)], rtol=1e-3, atol=1e-4)
+
+
+def test_determinants_of_a_singular_matrix(tmp_path):
+    x = np.array([[[1, 2], [2, 4]], [[0, 1], [1, 0]]], np.float32)  # singular; a swap (det -1)
+    check_tf(tmp_path / "det", lambda a: raw.MatrixDeterminant(input=a), [x])
+    check_tf(tmp_path / "log", lambda a: raw.LogMatrixDeterminant(input=a), [x])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_log_matrix_determinant(tmp_path, dtype):
+    check_tf(tmp_path, lambda a: raw.LogMatrixDeterminant(input=a), [random((3, 4, 4), dtype)], rtol=1e-3,
+             atol=1e-4)
+
+
+@pytest.mark.parametrize("adjoint", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matrix_solve(tmp_path, adjoint, dtype):
+    a = (random((2, 3, 3), dtype) + 4 * np.eye(3)).astype(dtype)
+    check_tf(tmp_path, lambda m, r: raw.MatrixSolve(matrix=m, rhs=r, adjoint=adjoint), [a, random((2, 3, 2), dtype)],
+             rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("adjoint", [False, True])
+def test_matrix_triangular_solve(tmp_path, lower, adjoint):
+    """The other triangle holds values that must be ignored."""
+    a = (random((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)
+    check_tf(tmp_path, lambda m, r: raw.MatrixTriangularSolve(matrix=m, rhs=r, lower=lower, adjoint=adjoint),
+             [a, random((2, 3, 4), seed=1)], rtol=1e-3, atol=1e-4)
