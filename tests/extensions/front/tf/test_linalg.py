@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.utils.tf_models import check_tf, random
+from tests.utils.tf_models import check_tf, random, renamed_op
 
 raw = tf.raw_ops
 
@@ -76,3 +76,15 @@ def test_matrix_triangular_solve(tmp_path, lower, adjoint):
     a = (random((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)
     check_tf(tmp_path, lambda m, r: raw.MatrixTriangularSolve(matrix=m, rhs=r, lower=lower, adjoint=adjoint),
              [a, random((2, 3, 4), seed=1)], rtol=1e-3, atol=1e-4)
+
+
+def test_batch_aliases(tmp_path):
+    """The Batch* ops are gone from TensorFlow 2's op set: the graphs of their successors renamed."""
+    a = (random((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)
+    r = random((2, 3, 2), seed=1)
+    check_tf(tmp_path / "det", lambda m: raw.MatrixDeterminant(input=m), [a], rtol=1e-3,
+             graph_patch=renamed_op("MatrixDeterminant", "BatchMatrixDeterminant"))
+    check_tf(tmp_path / "solve", lambda m, b: raw.MatrixSolve(matrix=m, rhs=b), [a, r], rtol=1e-3, atol=1e-4,
+             graph_patch=renamed_op("MatrixSolve", "BatchMatrixSolve"))
+    check_tf(tmp_path / "tri", lambda m, b: raw.MatrixTriangularSolve(matrix=m, rhs=b), [a, r], rtol=1e-3,
+             atol=1e-4, graph_patch=renamed_op("MatrixTriangularSolve", "BatchMatrixTriangularSolve"))
