@@ -151,3 +151,15 @@ def test_unravel_index(tmp_path, indices, dtype):
     check_tf(tmp_path, lambda a, d: raw.UnravelIndex(indices=a, dims=d),
              [indices.astype(dtype), np.array([2, 3, 4], dtype)])
 
+
+
+def test_dynamic_batch(tmp_path):
+    check_tf(tmp_path / "roll", lambda a: raw.Roll(input=a, shift=[1, -1], axis=[0, 1]), [random((3, 4))],
+             dynamic_batch=True)
+    check_tf(tmp_path / "unique", lambda a: raw.UniqueWithCounts(x=a), [np.array([3, 1, 3, 2], np.int32)],
+             dynamic_batch=True)
+    check_tf(tmp_path / "band", lambda a: raw.MatrixBandPart(input=a, num_lower=1, num_upper=0), [random((2, 3, 3))],
+             dynamic_batch=True)
+    check_tf(tmp_path / "listdiff", lambda a, b: raw.ListDiff(x=a, y=b), [np.array([1, 2, 3, 4], np.int32),
+                                                                          np.array([2, 4], np.int32)],
+             dynamic_batch=True)

@@ -99,3 +99,12 @@ def test_dense_bincount(tmp_path, binary_output, dtype, rank):
 def test_dense_bincount_counts_i64(tmp_path):
     check_tf(tmp_path, lambda a: raw.DenseBincount(input=a, size=np.int64(4), weights=tf.constant([], tf.float32)),
              [np.array([[1, 3, 3], [0, 0, 2]], np.int64)])
+
+
+def test_dynamic_batch(tmp_path):
+    check_tf(tmp_path / "nd", lambda i, u, x: raw.ScatterNd(indices=i, updates=u, shape=tf.shape(x)),
+             [np.array([[1], [0]], np.int32), random((2, 3)), random((4, 3))], dynamic_batch=True)
+    check_tf(tmp_path / "partition", lambda d, p: raw.DynamicPartition(data=d, partitions=p, num_partitions=2),
+             [random((5, 3)), np.array([1, 0, 1, 1, 0], np.int32)], dynamic_batch=True)
+    check_tf(tmp_path / "bincount", lambda a, w: raw.Bincount(arr=a, size=4, weights=w),
+             [np.array([0, 3, 3, 1], np.int32), random((4,))], dynamic_batch=True)

@@ -70,3 +70,13 @@ def test_sparse_segment_sum_int(tmp_path):
 def test_sparse_segment_with_num_segments(tmp_path, op):
     check_tf(tmp_path, lambda d, i, s: getattr(raw, op)(data=d, indices=i, segment_ids=s, num_segments=6),
              [DATA[np.float32], np.array([0, 2, 4], np.int32), np.array([1, 1, 3], np.int32)])
+
+
+def test_dynamic_batch(tmp_path):
+    """Rows of unknown count: the segment count and the row shape stay computed."""
+    check_tf(tmp_path / "sorted", lambda d, s: raw.SegmentMean(data=d, segment_ids=s), [DATA[np.float32], SORTED_IDS],
+             dynamic_batch=True)
+    check_tf(tmp_path / "unsorted", lambda d, s: raw.UnsortedSegmentMax(data=d, segment_ids=s, num_segments=5),
+             [DATA[np.float32], np.array([2, 0, -1, 2, 4, 1], np.int32)], dynamic_batch=True)
+    check_tf(tmp_path / "sparse", lambda d, i, s: raw.SparseSegmentSqrtN(data=d, indices=i, segment_ids=s),
+             [DATA[np.float32], np.array([0, 2, 5], np.int32), np.array([0, 1, 1], np.int32)], dynamic_batch=True)

@@ -70,3 +70,12 @@ def test_sparse_reshape(tmp_path, new_shape):
     indices = np.array([[0, 1], [1, 0], [1, 3], [3, 2], [4, 3]], np.int64)
     check_tf(tmp_path, lambda i, s: raw.SparseReshape(input_indices=i, input_shape=s, new_shape=new_shape),
              [indices, np.array([5, 4], np.int64)])
+
+
+def test_dynamic_entry_count(tmp_path):
+    check_tf(tmp_path / "fill", lambda i, v: raw.SparseFillEmptyRows(indices=i, values=v, dense_shape=[4, 3],
+                                                                     default_value=0.5),
+             [np.array([[2, 1], [0, 0]], np.int64), random((2,))], dynamic_batch=True)
+    check_tf(tmp_path / "dense", lambda i, v: raw.SparseToDense(sparse_indices=i, output_shape=[3, 3], sparse_values=v,
+                                                                default_value=0.0),
+             [np.array([[0, 1], [2, 2]], np.int64), random((2,))], dynamic_batch=True)
