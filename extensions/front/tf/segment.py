@@ -21,7 +21,7 @@ REDUCTIONS = {"Sum": "sum", "Prod": "prod", "Max": "max", "Min": "min", "Mean": 
 
 def _extreme(dtype: str, reduction: str):
     """The identity of ``reduction`` in ``dtype``, as TensorFlow's unsorted segment ops use it."""
-    if reduction in ("sum",):
+    if reduction == "sum":
         return 0
     if reduction == "prod":
         return 1
@@ -29,16 +29,17 @@ def _extreme(dtype: str, reduction: str):
     return info.min if reduction == "max" else info.max
 
 
-def _scalar_i64(b, port):
+def _count(b, port):
+    """A segment count given as a scalar, as a [1] i64 tensor."""
     return b.Reshape(convert(b, port, "i64"), i64(1), special_zero=False)
 
 
-def segment_rows(b, node, data, ids, count, reduction: str, init) -> tuple:
-    """(rows, tail shape): ``count`` (a [1] i64 tensor) rows, each the ``reduction`` of the data
-    rows whose id is its index, starting from ``init``."""
+def segment_rows(b, node, data, ids, count, reduction: str, init):
+    """``count`` (a [1] i64 tensor) rows, each the ``reduction`` of the data rows whose id is its
+    index, starting from ``init``."""
     tail = dims_slice(b, shape_of(b, data), rank_of(ids, node))
     base = b.Broadcast(typed_const(b, init, data.data.get_dtype()), b.Concat(count, tail, axis=0), mode="numpy")
-    return b.ScatterNDUpdate(base, b.Unsqueeze(ids, i64(-1)), data, reduction=reduction), tail
+    return b.ScatterNDUpdate(base, b.Unsqueeze(ids, i64(-1)), data, reduction=reduction)
 
 
 def segment_counts(b, ids, count, dtype: str, rank: int):
@@ -55,7 +56,7 @@ def sorted_segments(b, node, data, ids, count, kind: str):
     count, SqrtN by its square root."""
     dtype = data.data.get_dtype()
     reduction = REDUCTIONS[kind]
-    rows, _ = segment_rows(b, node, data, ids, count, reduction, _extreme(dtype, reduction))
+    rows = segment_rows(b, node, data, ids, count, reduction, _extreme(dtype, reduction))
     if kind in ("Sum", "Prod"):
         return rows
     counts = segment_counts(b, ids, count, dtype, rows.data.get_rank())
@@ -85,11 +86,10 @@ def unsorted_segment(node, b):
     go to an extra row, sliced off."""
     data, ids, num = (node.in_port(i).get_source() for i in range(3))
     reduction = REDUCTIONS[node.fw_op[len("UnsortedSegment"):]]
-    count = _scalar_i64(b, num)
+    count = _count(b, num)
     ids = convert(b, ids, "i64")
     ids = b.Select(b.Less(ids, np.int64(0)), b.Reshape(count, i64(), special_zero=False), ids)
-    rows, _ = segment_rows(b, node, data, ids, b.Add(count, i64(1)), reduction,
-                           _extreme(data.data.get_dtype(), reduction))
+    rows = segment_rows(b, node, data, ids, b.Add(count, i64(1)), reduction, _extreme(data.data.get_dtype(), reduction))
     return [b.Slice(rows, i64(0), count, i64(1), i64(0))]
 
 
@@ -101,5 +101,5 @@ def sparse_segment(node, b):
     data, indices, ids = (node.in_port(i).get_source() for i in range(3))
     kind = node.fw_op[len("SparseSegment"):].replace("WithNumSegments", "")
     rows = b.Gather(data, indices, np.int64(0))
-    count = _scalar_i64(b, node.in_port(3).get_source()) if node.is_in_port_connected(3) else _count_from_ids(b, ids)
+    count = _count(b, node.in_port(3).get_source()) if node.is_in_port_connected(3) else _count_from_ids(b, ids)
     return [sorted_segments(b, node, rows, ids, count, kind)]
