@@ -1,5 +1,5 @@
 """TensorFlow ragged tensors made dense or sparse: RaggedTensorToTensor and
-RaggedTensorToSparse, by index arithmetic over the row partitions and Gather.
+RaggedTensorToSparse, by index arithmetic over the row partitions and Gather; and RaggedRange.
 
 A ragged tensor is flat values [V, ...] and, per ragged dimension, a row partition: ROW_SPLITS
 (row r holds the elements splits[r]..splits[r + 1]) or VALUE_ROWIDS (the row of each element,
@@ -11,7 +11,8 @@ import numpy as np
 from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import INT64_MAX, convert, dim, i64, input_sources, rank_of
+from mo.graph.building import INT64_MAX, convert, dim, i64, input_sources, rank_of, typed_const
+from mo.utils.types import is_int
 
 
 def _splits(b, node, partitions: list, types: list[str]) -> tuple:
@@ -109,3 +110,32 @@ def ragged_to_sparse(node, b):
     shape = b.Concat(*[b.Unsqueeze(s, i64(0)) for s in [rows] + [_longest(b, s) for s in splits]], axis=0)
     return [indices, values, shape]
 
+
+
+@translator("tf", "RaggedRange")
+def ragged_range(node, b):
+    """RaggedRange(starts, limits, deltas): one row per (broadcast) triple, the range from
+    start towards limit by delta (empty when delta points away); outputs the row splits
+    (``Tsplits``) and the values. Row sizes as TensorFlow counts them: ceil(|limit - start| /
+    |delta|), in integer arithmetic for integers."""
+    starts, limits, deltas = input_sources(node)
+    dtype = starts.data.get_dtype()
+    zero = typed_const(b, 0, dtype)
+    common = b.ShapeOf(b.Add(b.Add(b.Multiply(starts, zero), b.Multiply(limits, zero)), b.Multiply(deltas, zero)),
+                       output_type="i64")
+    starts, limits, deltas = (b.Reshape(b.Broadcast(t, common, mode="numpy"), i64(-1), special_zero=False)
+                              for t in (starts, limits, deltas))
+    span, step = b.Abs(b.Subtract(limits, starts)), b.Abs(deltas)
+    if is_int(dtype):
+        count = b.Divide(b.Subtract(b.Add(span, step), typed_const(b, 1, dtype)), step, m_pythondiv=False)
+    else:
+        count = b.Ceiling(b.Divide(span, step))
+    away = b.LogicalOr(b.LogicalAnd(b.Greater(deltas, zero), b.Less(limits, starts)),
+                       b.LogicalAnd(b.Less(deltas, zero), b.Greater(limits, starts)))
+    sizes = b.Convert(b.Select(away, zero, count), destination_type="i64")
+    splits = b.Concat(i64(0), b.CumSum(sizes, np.int64(0)), axis=0)
+    element = b.Range(np.int64(0), b.Gather(splits, np.int64(-1), np.int64(0)), np.int64(1), output_type="i64")
+    row = b.Subtract(b.SearchSorted(splits, element, right_mode=True), np.int64(1))
+    offset = b.Convert(b.Subtract(element, b.Gather(splits, row, np.int64(0))), destination_type=dtype)
+    values = b.Add(b.Gather(starts, row, np.int64(0)), b.Multiply(offset, b.Gather(deltas, row, np.int64(0))))
+    return [convert(b, splits, TfExtractor.dtype(node, "Tsplits") or "i64"), values]

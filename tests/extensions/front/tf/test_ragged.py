@@ -57,3 +57,19 @@ def test_nested_to_sparse(tmp_path):
         sparse = tf.RaggedTensor.from_nested_row_splits(v, [s1, s2], validate=False).to_sparse()
         return sparse.indices, sparse.values, sparse.dense_shape
     check_tf(tmp_path, fn, [random((6,)), np.array([0, 2, 3], np.int64), np.array([0, 1, 1, 6], np.int64)])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("splits", [tf.int32, tf.int64])
+def test_ragged_range(tmp_path, dtype, splits):
+    """Rows up, down, empty (delta pointing away) and with a delta that does not divide."""
+    starts = np.array([0, 10, 3, 2, -4], dtype)
+    limits = np.array([5, 2, 1, 9, 4], dtype)
+    deltas = np.array([1, -3, 2, 2, 3], dtype)
+    check_tf(tmp_path, lambda s, l, d: tf.raw_ops.RaggedRange(starts=s, limits=l, deltas=d, Tsplits=splits),
+             [starts, limits, deltas])
+
+
+def test_ragged_range_broadcast_scalars(tmp_path):
+    check_tf(tmp_path, lambda s, l: tf.raw_ops.RaggedRange(starts=s, limits=l, deltas=np.float32(0.5)),
+             [np.array(1.0, np.float32), np.array([2.0, 3.2, 0.0], np.float32)])
