@@ -521,3 +521,17 @@ class ReverseSequence(Op):
             src = x[tuple(idx)]
             out[tuple(idx)] = np.flip(src, axis=s_ax - (1 if b_ax < s_ax else 0))
         return out
+
+
+class Roll(Op):
+    """Elements shifted by ``shift`` (input 1) along ``axes`` (input 2), wrapping around; a
+    scalar shift applies to every axis, an axis given twice shifts by the sum."""
+
+    op = "Roll"
+    version = "opset7"
+
+    @classmethod
+    def evaluate(cls, node, x, shift, axes):
+        axes = [normalize_axis(int(a), x.ndim) for a in np.asarray(axes).reshape(-1)]
+        shift = np.broadcast_to(np.asarray(shift).reshape(-1), (len(axes),))
+        return np.roll(x, [int(s) for s in shift], axes) if axes else x

@@ -1,4 +1,4 @@
-"""Sorting and searching: TopK-11, Unique-10, NonZero-3."""
+"""Sorting and searching: TopK-11, Unique-10, NonZero-3, Bucketize-3, SearchSorted-15."""
 from __future__ import annotations
 
 import numpy as np
@@ -122,3 +122,50 @@ class NonZero(OutputTypedOp):
     def infer_shapes(cls, node):
         shape = node.in_shape(0)
         return [None if shape is None else (max(len(shape), 1), DYN)]
+
+
+class Bucketize(OutputTypedOp):
+    """The bucket of each element among sorted boundaries (input 1): the number of boundaries
+    below it (``with_right_bound``: a boundary equal to it counts as above), of ``output_type``.
+    The boundaries decide the result exactly, so they are never compressed to f16."""
+
+    op = "Bucketize"
+    version = "opset3"
+    defaults = {"output_type": "i64", "with_right_bound": True}
+    ir_attrs = ("output_type", "with_right_bound")
+    precision_sensitive_inputs = (1,)
+
+    @classmethod
+    def evaluate(cls, node, x, buckets):
+        side = "left" if node.with_right_bound else "right"
+        return np.searchsorted(np.asarray(buckets).reshape(-1), x, side=side)
+
+
+class SearchSorted(Op):
+    """For each of ``values`` (input 1), the index in the innermost dim of ``sorted_sequence``
+    (input 0; the leading dims as the values', or 1-D for any values) where it goes to keep the
+    order: the first such index, the last with ``right_mode``; i64. The sequence decides the
+    result exactly, so it is never compressed to f16."""
+
+    op = "SearchSorted"
+    version = "opset15"
+    defaults = {"right_mode": False}
+    ir_attrs = ("right_mode",)
+    precision_sensitive_inputs = (0,)
+
+    @classmethod
+    def type_infer(cls, node):
+        node.out_port(0).data.set_dtype("i64")
+
+    @classmethod
+    def evaluate(cls, node, sequence, values):
+        side = "right" if node.right_mode else "left"
+        if sequence.ndim == 1:
+            return np.searchsorted(sequence, values, side=side)
+        rows = [np.searchsorted(s, v, side=side) for s, v in zip(sequence.reshape(-1, sequence.shape[-1]),
+                                                                  values.reshape(-1, values.shape[-1]))]
+        return np.array(rows, np.int64).reshape(values.shape)
+
+    @classmethod
+    def infer_shapes(cls, node):
+        return [node.in_shape(1)]

@@ -58,14 +58,19 @@ def convert_pb(path: str, out_dir, **options) -> str:
 
 
 def check_tf(tmp_path, fn, inputs: list[np.ndarray], rtol: float = 1e-4, atol: float = 1e-4,
-             dynamic_batch: bool = False, reference=None, **options) -> str:
+             dynamic_batch: bool = False, reference=None, graph_patch=None, **options) -> str:
     """Freeze ``fn`` for ``inputs``, convert it, run the IR on ``inputs`` and assert the outputs
     match TensorFlow's (computed by ``reference`` when TensorFlow cannot run ``fn`` itself, e.g.
-    NCHW ops on CPU); returns the IR path."""
+    NCHW ops on CPU); ``graph_patch(graph_def)`` edits the frozen graph in place before it is
+    converted (e.g. to turn an op into a legacy form TensorFlow 2 no longer builds); returns the
+    IR path."""
     from tests.utils.runtime import assert_close, run_ir
     inputs = [np.asarray(x) for x in inputs]
     os.makedirs(tmp_path, exist_ok=True)
-    path = write_pb(freeze(fn, specs_for(inputs, dynamic_batch)), tmp_path / "model.pb")
+    graph_def = freeze(fn, specs_for(inputs, dynamic_batch))
+    if graph_patch is not None:
+        graph_patch(graph_def)
+    path = write_pb(graph_def, tmp_path / "model.pb")
     xml = convert_pb(path, tmp_path / "ir", **options)
     assert_close(run_ir(xml, inputs), tf_outputs(reference or fn, inputs), rtol=rtol, atol=atol)
     return xml
@@ -75,6 +80,20 @@ def ir_op_types(xml: str) -> list[str]:
     """Layer types of an IR's main graph, in file order."""
     from defusedxml import ElementTree
     return [layer.get("type") for layer in ElementTree.parse(xml).getroot().find("layers")]
+
+
+def renamed_op(old: str, new: str, drop_inputs_from: int | None = None, **int_attrs):
+    """A ``graph_patch`` for check_tf: every ``old`` node becomes a ``new`` node, keeping its
+    data inputs before ``drop_inputs_from`` and getting the integer attributes ``int_attrs``."""
+    def patch(graph_def):
+        for node in graph_def.node:
+            if node.op == old:
+                node.op = new
+                if drop_inputs_from is not None:
+                    del node.input[drop_inputs_from:]
+                for name, value in int_attrs.items():
+                    node.attr[name].i = value
+    return patch
 
 
 def random(shape, dtype=np.float32, seed: int = 0, low: float = -2.0, high: float = 2.0) -> np.ndarray:

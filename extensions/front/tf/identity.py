@@ -11,12 +11,13 @@ from mo.pipeline.extract import framework_op_name, mark_framework_op
 from mo.pipeline.transform import Transform, replace_outputs
 
 PASS_THROUGH = ("Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient", "EnsureShape",
-                "CheckNumerics", "PlaceholderWithDefault", "ReadVariableOp")
+                "CheckNumerics", "CheckNumericsV2", "PlaceholderWithDefault", "ReadVariableOp", "Assert")
 
 
 class PassThroughExtractor(TfExtractor):
     """Output i is input i; PlaceholderWithDefault is its default value (name it with --input to
-    make it a model input); ReadVariableOp reads a variable that freezing made a constant."""
+    make it a model input); ReadVariableOp reads a variable that freezing made a constant; Assert
+    has no outputs and goes (the loader seldom builds it: only control dependencies read it)."""
 
     op_types = PASS_THROUGH
 

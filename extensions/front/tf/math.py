@@ -1,13 +1,16 @@
-"""TensorFlow elementwise ops without an opset counterpart, built from opset ops; their
-constants take the element type of the op's input."""
+"""TensorFlow math ops without an opset counterpart, built from opset ops; their constants take
+the element type of the op's input."""
 from __future__ import annotations
 
 from functools import reduce
 
+import numpy as np
+
 from extensions.load.tf.attributes import TfExtractor
+from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import typed_const
-from mo.utils.types import is_int
+from mo.graph.building import i64, input_rank, typed_const
+from mo.utils.types import bit_width, is_int
 
 SELU_ALPHA = 1.6732632423543772
 SELU_SCALE = 1.0507009873554805
@@ -83,9 +86,12 @@ def relu6(node, b):
 
 @translator("tf", "Div", "TruncateDiv")
 def div(node, b):
-    """Integer division truncates."""
+    """Integer division truncates; TruncateDiv of floats truncates the quotient toward zero."""
     x, y = _inputs(node)
-    return [b.Divide(x, y, m_pythondiv=False)]
+    quotient = b.Divide(x, y, m_pythondiv=False)
+    if node.fw_op == "TruncateDiv" and not is_int(x.data.get_dtype()):
+        return [b.Multiply(b.Sign(quotient), b.Floor(b.Abs(quotient)))]
+    return [quotient]
 
 
 @translator("tf", "FloorDiv")
@@ -124,8 +130,9 @@ def add_n(node, b):
 
 @translator("tf", "ClipByValue")
 def clip_by_value(node, b):
+    """max(min(x, high), low): where low > high, low, as TensorFlow computes it."""
     x, low, high = _inputs(node)
-    return [b.Minimum(b.Maximum(x, low), high)]
+    return [b.Maximum(b.Minimum(x, high), low)]
 
 
 @translator("tf", "ZerosLike")
@@ -138,3 +145,64 @@ def zeros_like(node, b):
 def ones_like(node, b):
     x = node.in_port(0).get_source()
     return [b.Broadcast(_const(b, 1, x), b.ShapeOf(x), mode="numpy")]
+
+
+@translator("tf", "Xlog1py")
+def xlog1py(node, b):
+    """x * log1p(y), 0 where x is 0."""
+    x, y = _inputs(node)
+    return [_unless_zero(b, x, b.Multiply(x, b.Log(b.Add(y, _const(b, 1, y)))))]
+
+
+@translator("tf", "Atan2")
+def atan2(node, b):
+    """atan(y / x), moved by +-pi where x < 0 (+pi for y >= 0), and 0 where x and y are 0."""
+    y, x = _inputs(node)
+    zero = _const(b, 0, x)
+    angle = b.Atan(b.Divide(y, x))
+    half_turn = b.Select(b.GreaterEqual(y, zero), _const(b, np.pi, x), _const(b, -np.pi, x))
+    angle = b.Select(b.Less(x, zero), b.Add(angle, half_turn), angle)
+    return [b.Select(b.LogicalAnd(b.Equal(x, zero), b.Equal(y, zero)), zero, angle)]
+
+
+@translator("tf", "ApproximateEqual")
+def approximate_equal(node, b):
+    """|x - y| < tolerance (the tolerance in the inputs' type)."""
+    x, y = _inputs(node)
+    return [b.Less(b.Abs(b.Subtract(x, y)), _const(b, TfExtractor.attr(node, "tolerance", 1e-5), x))]
+
+
+@translator("tf", "LeftShift", "RightShift")
+def shift(node, b):
+    """Bitwise shifts by amounts clamped to [0, bit width - 1], as TensorFlow clamps them."""
+    x, amount = _inputs(node)
+    top = bit_width(amount.data.get_dtype()) - 1
+    amount = b.Minimum(b.Maximum(amount, _const(b, 0, amount)), _const(b, top, amount))
+    return [b.BitwiseLeftShift(x, amount) if node.fw_op == "LeftShift" else b.BitwiseRightShift(x, amount)]
+
+
+@translator("tf", "L2Loss")
+def l2_loss(node, b):
+    """sum(t * t) / 2 over every element."""
+    t = node.in_port(0).get_source()
+    flat = b.Reshape(t, i64(-1), special_zero=False)
+    return [b.Divide(b.ReduceSum(b.Multiply(flat, flat), i64(0), keep_dims=False), _const(b, 2, t))]
+
+
+@translator("tf", "MatrixInverse", "BatchMatrixInverse")
+def matrix_inverse(node, b):
+    """Inverse of each matrix; ``adjoint``: of its (conjugate) transpose."""
+    return [b.Inverse(node.in_port(0).get_source(), adjoint=bool(TfExtractor.attr(node, "adjoint", False)))]
+
+
+@translator("tf", "ToBool")
+def to_bool(node, b):
+    """A scalar: whether it is non-zero; a tensor of rank 1 or more: whether it has elements."""
+    x = node.in_port(0).get_source()
+    if x.data.get_dtype() == "string":
+        raise ConversionError("strings are not supported.")
+    if input_rank(node) == 0:
+        return [x if x.data.get_dtype() == "boolean" else b.NotEqual(x, _const(b, 0, x))]
+    count = b.ReduceProd(b.ShapeOf(x, output_type="i64"), i64(0), keep_dims=False)
+    return [b.Greater(count, np.int64(0))]
+

@@ -64,3 +64,15 @@ def test_broadcast_modes():
     assert n.data.get_shape() == (2, 3, 4)
     (b,) = infer_op("Broadcast", ((3, 1), "f32"), np.array([1, 5]), mode="bidirectional")
     assert b.data.get_shape() == (3, 5)
+
+
+def test_roll_folds_as_index_arithmetic():
+    """out[(i + shift) mod n] = x[i] along each axis; an axis given twice shifts by the sum."""
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    (out,) = infer_op("Roll", x, np.array([1, -5, 2], np.int64), np.array([2, 1, -1], np.int64))
+    expected = np.empty_like(x)
+    for i, j, k in np.ndindex(*x.shape):
+        expected[i, (j - 5) % 3, (k + 3) % 4] = x[i, j, k]
+    np.testing.assert_array_equal(out.data.get_value(), expected)
+    (dynamic,) = infer_op("Roll", ((-1, 3), "f32"), np.array(1, np.int64), np.array([0, 1], np.int64))
+    assert dynamic.data.get_shape() == (-1, 3)

@@ -41,3 +41,26 @@ def test_nonzero():
     assert out.data.get_shape() == (3, -1) and out.data.get_dtype() == "i64"
     (out,) = infer_op("NonZero", np.array([[0, 1], [2, 0]]))
     np.testing.assert_array_equal(out.data.get_value(), [[0, 1], [1, 0]])
+
+
+def test_bucketize_left_and_right_bound_as_the_specification_example():
+    x, buckets = np.array([[3, 50], [10, -1]], np.float32), np.array([0, 5, 10], np.float32)
+    (right,) = infer_op("Bucketize", x, buckets, output_type="i32")
+    np.testing.assert_array_equal(right.data.get_value(), [[1, 3], [2, 0]])
+    assert right.data.get_dtype() == "i32"
+    (left,) = infer_op("Bucketize", x, buckets, with_right_bound=False)
+    np.testing.assert_array_equal(left.data.get_value(), [[1, 3], [3, 0]])
+    (empty,) = infer_op("Bucketize", ((2, -1), "f32"), np.zeros(0, np.float32))
+    assert empty.data.get_shape() == (2, -1) and empty.data.get_dtype() == "i64"
+
+
+def test_search_sorted_left_right_and_batched():
+    sequence = np.array([[0, 1, 3, 3, 5], [2, 4, 6, 8, 10]], np.float32)
+    values = np.array([[3, 6], [1, 10]], np.float32)
+    (left,) = infer_op("SearchSorted", sequence, values)
+    np.testing.assert_array_equal(left.data.get_value(), [[2, 5], [0, 4]])
+    (right,) = infer_op("SearchSorted", sequence, values, right_mode=True)
+    np.testing.assert_array_equal(right.data.get_value(), [[4, 5], [0, 5]])
+    (flat,) = infer_op("SearchSorted", np.array([1, 2, 3], np.int32), np.array([[0, 2], [3, 4]], np.int32))
+    np.testing.assert_array_equal(flat.data.get_value(), [[0, 1], [2, 3]])
+    assert flat.data.get_dtype() == "i64"

@@ -30,5 +30,19 @@ def test_pass_through_ops_are_removed(op_type):
     np.testing.assert_array_equal(run_reference(graph, [xs, ys])[0], xs + ys)
 
 
+def test_assert_is_removed():
+    """An Assert reached through its inputs goes, and what it checked stays."""
+    graph, b = new_graph(framework="tf")
+    x = b.Parameter(shape=(2,), element_type="f32", name="x")
+    node = graph.add_op({"name": "check", "fw_op": "Assert"})
+    mark_framework_op(node, "tf", "Assert")
+    b.Less(x, np.float32(5)).connect(node.in_port(0))
+    x.connect(node.in_port(1))
+    b.Result(b.Negative(x), name="out")
+    RemoveTfIdentity().find_and_replace_pattern(graph)
+    graph.lint()
+    assert "tf:Assert" not in graph.op_types()
+
+
 def test_every_pass_through_op_is_listed_for_explain():
     assert set(RemoveTfIdentity.ops) == {f"tf:{t}" for t in PASS_THROUGH}

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.utils.tf_models import check_tf, random
+from tests.utils.tf_models import check_tf, random, renamed_op
 
 raw = tf.raw_ops
 
@@ -26,10 +26,15 @@ def test_logical_reduction(tmp_path, op):
     check_tf(tmp_path, lambda x: op(input=x > 0, axis=1, keep_dims=False), [X])
 
 
-@pytest.mark.parametrize("op", [raw.ArgMax, raw.ArgMin])
-@pytest.mark.parametrize("output_type", [tf.int32, tf.int64])
+@pytest.mark.parametrize("op,output_type", [(raw.ArgMax, t) for t in (tf.int16, tf.uint16, tf.int32, tf.int64)]
+                         + [(raw.ArgMin, t) for t in (tf.int32, tf.int64)])
 def test_arg_min_max(tmp_path, op, output_type):
     check_tf(tmp_path, lambda x: op(input=x, dimension=1, output_type=output_type), [X])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+def test_arg_max_types(tmp_path, dtype):
+    check_tf(tmp_path, lambda x: raw.ArgMax(input=x, dimension=-1, output_type=tf.int16), [random((3, 5), dtype)])
 
 
 def test_top_k(tmp_path):
@@ -37,6 +42,16 @@ def test_top_k(tmp_path):
         values, indices = tf.math.top_k(x, 3)
         return values, indices
     check_tf(tmp_path, fn, [X])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+def test_top_k_v1(tmp_path, dtype):
+    """TopK (v1, ``k`` an attribute) is gone from TensorFlow 2's op set: the graph of TopKV2 is
+    rewritten to it and compared with TopKV2's output."""
+    x = np.random.default_rng(0).permutation(24).reshape(2, 12).astype(dtype)
+
+    check_tf(tmp_path, lambda a: raw.TopKV2(input=a, k=4, sorted=True), [x],
+             graph_patch=renamed_op("TopKV2", "TopK", drop_inputs_from=1, k=4))
 
 
 @pytest.mark.parametrize("op", [raw.Softmax, raw.LogSoftmax])
