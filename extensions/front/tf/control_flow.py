@@ -25,7 +25,6 @@ from extensions.front.tf.identity import RemoveTfIdentity
 from extensions.load.tf.attributes import TfExtractor
 from extensions.ops.control_flow import port_entry, sliced_entry
 from mo.errors import ConversionError
-from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -50,14 +49,6 @@ class ControlFlowExtractor(TfExtractor):
         mark_framework_op(node, "tf", node.fw_op)
         if node.fw_op in IF:
             node["num_outputs"] = len(cls.attr(node, "Tout", []) or [])
-
-
-@translator("tf", *TENSOR_LISTS)
-def tensor_list(node, b):
-    """The TensorList ops are converted only by TfWhileToLoop, inside the loops over sequences it
-    supports; one that reaches translation is used some other way."""
-    raise ConversionError(f"{node.fw_op} is used outside the loops over sequences the converter supports (a "
-                          f"TensorList read or written at a While loop's counter, stacked after the loop).")
 
 
 def ordered(graph, op: str, key: str) -> list[Node]:

@@ -73,6 +73,11 @@ def check_arity(n) -> None:
                               f"{takes}: the model is corrupt.")
 
 
+# TensorFlow's lowering of functional control flow (lower_control_flow=True) leaves Placeholders
+# of this name that nothing reads; they are not model inputs.
+LOWERING_PLACEHOLDER = "unused_control_flow_input"
+
+
 class TfGraphBuilder:
     """Turns flattened TensorFlow nodes into Graphs; shared by the main graph and its bodies."""
 
@@ -133,7 +138,8 @@ class TfGraphBuilder:
         needed = self._needed(flat, by_name, outputs)
         ids: dict[str, str] = {}
         for n in flat.nodes:
-            if n.name in needed or (n.op == "Placeholder" and n.name not in constants):
+            if n.name in needed or (n.op == "Placeholder" and n.name not in constants
+                                    and not n.name.rpartition("/")[2].startswith(LOWERING_PLACEHOLDER)):
                 ids[n.name] = self._add_node(graph, n, args, constants.get(n.name)).id
         for n in flat.nodes:
             if n.name not in ids:

@@ -1,0 +1,464 @@
+"""TensorFlow 1 control flow (the lowered form) -> Select and Loop.
+
+A TF1 graph (``tf.compat.v1`` with control flow v1, or a graph frozen with
+``convert_variables_to_constants_v2(..., lower_control_flow=True)``) has no functions for its
+conditions and loops; they are frames of primitive ops in the graph itself:
+
+* ``tf.cond``: each tensor a branch reads passes a ``Switch(data, pred)`` (output 1 when
+  ``pred`` holds, output 0 otherwise) and each result is a ``Merge`` of the two branches'
+  values. Both branches are side-effect-free computations, so the conversion computes both:
+  a Switch passes its data to both outputs and a Merge becomes ``Select(pred, true value,
+  false value)``. The predicate of a Merge is found from the Switch outputs its two inputs
+  depend on (the one input depends on output 1 of a predicate's Switches, the other on output 0
+  or on none of them: a constant branch).
+* ``tf.while_loop``: a frame named by its ``Enter`` nodes' ``frame_name``. Each loop variable
+  runs ``Enter -> Merge <- NextIteration``, ``Merge -> Switch(., LoopCond)``; output 1 of the
+  Switch feeds the body, output 0 the ``Exit`` (the value after the loop). ``Enter`` nodes
+  that no Merge follows (``is_constant``) bring loop-invariant values. A frame becomes a Loop:
+  the body is copied into a body graph (the Merge values and invariants become Parameters,
+  the NextIteration inputs Results with back edges), the condition is copied twice (on the
+  initial values outside: the Loop's initial condition; on the next values in the body: its
+  execution condition). Nested loops are converted innermost first, an inner Loop node then
+  being part of the outer body.
+
+A TensorArray / TensorList loop variable written at the loop's counter (a variable starting at 0
+and growing by 1) on every iteration becomes a Loop output concatenated along axis 0; every other
+TensorArray op is translated on the array's contents (extensions/front/tf/tensor_array.py).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from extensions.load.tf.attributes import TfExtractor
+from extensions.ops.control_flow import new_body, port_entry, sliced_entry
+from mo.errors import ConversionError
+from mo.front.translator import translator
+from mo.graph.builder import OpBuilder
+from mo.graph.node import Node
+from mo.graph.port import Port
+from mo.pipeline.anchors import FrontStart
+from mo.pipeline.extract import framework_op_name
+from mo.pipeline.transform import Transform
+
+LOOP_OPS = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond")
+COND_OPS = ("Switch", "RefSwitch", "Merge", "RefMerge")
+SEQUENCE_WRITES = {"TensorArrayWriteV3": (3, 1, 2), "TensorListSetItem": (0, 1, 2)}   # list, index, item ports
+FRESH_SEQUENCES = {"TensorArrayV3": 1, "TensorListReserve": 0, "EmptyTensorList": 0}   # op -> its list output
+PASS = ("Identity", "Snapshot", "StopGradient")
+
+
+@translator("tf", *LOOP_OPS, *COND_OPS)
+def left_control_flow(node, b):
+    """These ops are consumed by TfV1ControlFlow; one reaching translation is not part of a frame
+    it recognises."""
+    raise ConversionError(f"{node.fw_op} is not part of a tf.cond (Switch/Merge) or tf.while_loop frame "
+                          f"(Enter/Merge/Switch/LoopCond/NextIteration/Exit) the converter recognises.")
+
+
+def is_op(node: Node, *types: str) -> bool:
+    """Whether ``node`` is a TensorFlow node of one of ``types`` (whether extracted to an opset
+    op or waiting for its translator)."""
+    return node.get("fw_op") in types and node.get("op") != "Const"
+
+
+def source(node: Node, idx: int) -> Port:
+    return node.in_port(idx).get_source()
+
+
+def skip_identity(port: Port) -> Port:
+    """The tensor an Identity chain passes on."""
+    while is_op(port.node, *PASS):
+        port = source(port.node, 0)
+    return port
+
+
+def consumers(port: Port) -> list[Node]:
+    return [p.node for p in port.get_destinations()]
+
+
+def const_scalar(port: Port):
+    value = port.data.get_value()
+    return None if value is None or value.size != 1 else value.reshape(-1)[0]
+
+
+def ancestors(graph, ports: list[Port], stop) -> list[str]:
+    """Ids of the nodes ``ports`` depend on, producers first, not going past a node for which
+    ``stop(node)`` holds (which is not included)."""
+    order, seen = [], set()
+    stack = [(p.node.id, False) for p in ports]
+    while stack:
+        nid, done = stack.pop()
+        if done:
+            order.append(nid)
+            continue
+        if nid in seen or stop(Node(graph, nid)):
+            continue
+        seen.add(nid)
+        stack.append((nid, True))
+        node = Node(graph, nid)
+        for i in sorted(node.in_ports(), reverse=True):
+            src = node.in_port(i).get_source()
+            if src is not None and src.node.id not in seen:
+                stack.append((src.node.id, False))
+    return order
+
+
+def copy_nodes(graph, dst, order: list[str], feed, share_bodies: bool) -> dict[str, str]:
+    """Copy the op-form nodes ``order`` (producers first) of ``graph`` into ``dst``; an input
+    from outside ``order`` comes from ``feed(port)``. Returns {old id: copy id}."""
+    mapping: dict[str, str] = {}
+    for nid in order:
+        node = Node(graph, nid)
+        if node.get("bodies") and not share_bodies:
+            raise ConversionError(f"'{node.name}' in a tf.while_loop condition has a body of its own; not supported.")
+        attrs = {k: v for k, v in node.attrs.items() if k not in ("_seq", "tensor_names", "kind")}
+        copy = dst.add_op(attrs)
+        mapping[nid] = copy.id
+        for i, port in node.in_ports().items():
+            src = port.get_source()
+            if src is None:
+                continue
+            if src.node.id in mapping:
+                Node(dst, mapping[src.node.id]).out_port(src.idx).connect(copy.in_port(i))
+            else:
+                feed(src).connect(copy.in_port(i))
+    return mapping
+
+
+class TfV1ControlFlow(Transform):
+    """tf.cond frames -> Select, tf.while_loop frames -> Loop (see the module docstring). Runs
+    before the front phase starts: until then the graph has the loops' cycles."""
+
+    frameworks = ("tf",)
+
+    def run_before(self):
+        return [FrontStart]
+
+    def matched_ops(self) -> set[str]:
+        return {framework_op_name("tf", t) for t in LOOP_OPS + COND_OPS}
+
+    def find_and_replace_pattern(self, graph) -> None:
+        merges = [n for t in ("Merge", "RefMerge") for n in graph.nodes_by_op(framework_op_name("tf", t))]
+        for merge in merges:
+            if not self._is_loop_merge(merge):
+                self._merge_to_select(graph, merge)
+        for t in ("Switch", "RefSwitch"):
+            for switch in graph.nodes_by_op(framework_op_name("tf", t)):
+                if not is_op(source(switch, 1).node, "LoopCond"):
+                    data = source(switch, 0)
+                    for port in switch.out_ports().values():
+                        port.get_connection().set_source(data)
+                    graph.remove_node(switch.id)
+        while True:
+            frames = self._frames(graph)
+            if not frames:
+                break
+            name, members = next((f, m) for f, m in frames.items() if not any(
+                is_op(Node(graph, n), "Enter", "RefEnter") and self._frame_name(Node(graph, n)) != f for n in m))
+            Frame(graph, name, members).convert()
+
+    @staticmethod
+    def _is_loop_merge(merge: Node) -> bool:
+        return any(is_op(source(merge, i).node, "Enter", "RefEnter", "NextIteration", "RefNextIteration")
+                   for i in merge.in_ports())
+
+    @staticmethod
+    def _frame_name(enter: Node) -> str:
+        return TfExtractor.attr(enter, "frame_name", "")
+
+    def _frames(self, graph) -> dict[str, set[str]]:
+        """Frame name -> the ids of its nodes: what its Enters reach, up to its Exits."""
+        enters = defaultdict(list)
+        for t in ("Enter", "RefEnter"):
+            for e in graph.nodes_by_op(framework_op_name("tf", t)):
+                enters[self._frame_name(e)].append(e)
+        frames = {}
+        for name, nodes in enters.items():
+            members: set[str] = set()
+            stack = [n.id for n in nodes]
+            while stack:
+                nid = stack.pop()
+                if nid in members:
+                    continue
+                members.add(nid)
+                node = Node(graph, nid)
+                if is_op(node, "Exit", "RefExit") and self._exit_frame(node) == name:
+                    continue
+                for port in node.out_ports().values():
+                    stack += [c.id for c in consumers(port) if c.id not in members]
+            frames[name] = members
+        return frames
+
+    def _exit_frame(self, exit_node: Node) -> str | None:
+        """The frame an Exit leaves: the frame of the Enter behind its Switch's Merge."""
+        switch = source(exit_node, 0).node
+        merge = source(switch, 0).node if is_op(switch, "Switch", "RefSwitch") else None
+        if merge is None or not is_op(merge, "Merge", "RefMerge"):
+            return None
+        for i in merge.in_ports():
+            if is_op(source(merge, i).node, "Enter", "RefEnter"):
+                return self._frame_name(source(merge, i).node)
+        return None
+
+    @staticmethod
+    def _switch_reach(graph, port: Port) -> set[tuple]:
+        """The (predicate tensor, Switch output) pairs ``port`` depends on, not looking past a
+        loop's back edges."""
+        reach = set()
+        seen = set()
+        stack = [port.node.id]
+        while stack:
+            nid = stack.pop()
+            if nid in seen:
+                continue
+            seen.add(nid)
+            node = Node(graph, nid)
+            if is_op(node, "NextIteration", "RefNextIteration", "Enter", "RefEnter"):
+                continue
+            for i in node.in_ports():
+                src = source(node, i)
+                if is_op(src.node, "Switch", "RefSwitch"):
+                    pred = source(src.node, 1)
+                    reach.add(((pred.node.id, pred.idx), src.idx))
+                stack.append(src.node.id)
+        if is_op(port.node, "Switch", "RefSwitch"):
+            pred = source(port.node, 1)
+            reach.add(((pred.node.id, pred.idx), port.idx))
+        return reach
+
+    def _merge_to_select(self, graph, merge: Node) -> None:
+        ins = sorted(merge.in_ports())
+        if len(ins) != 2:
+            raise ConversionError(f"Merge '{merge.name}' has {len(ins)} inputs; a tf.cond Merge has two.")
+        a, b = source(merge, ins[0]), source(merge, ins[1])
+        ra, rb = self._switch_reach(graph, a), self._switch_reach(graph, b)
+        choice = None
+        for strict in (True, False):
+            for pred, port in sorted(ra | rb):
+                mine, other = (ra, rb) if (pred, port) in ra else (rb, ra)
+                if (pred, 1 - port) in mine or (pred, port) in other:
+                    continue
+                if strict and (pred, 1 - port) not in other:
+                    continue
+                true_first = (mine is ra) == (port == 1)
+                choice = (pred, true_first)
+                break
+            if choice:
+                break
+        if choice is None:
+            raise ConversionError(f"Merge '{merge.name}': cannot tell which tf.cond predicate selects between its "
+                                  f"inputs (both branches are constants?); freeze the graph with the predicate "
+                                  f"known or convert the functional If form.")
+        (pred_id, pred_idx), true_first = choice
+        pred = Node(graph, pred_id).out_port(pred_idx)
+        then, other = (a, b) if true_first else (b, a)
+        bld = OpBuilder(graph, merge.name)
+        outputs = {0: lambda: bld.Select(pred, then, other),
+                   1: lambda: bld.Select(pred, np.array(ins.index(ins[0] if true_first else ins[1]), np.int32),
+                                         np.array(1 - (0 if true_first else 1), np.int32))}
+        for idx, port in merge.out_ports().items():
+            if port.is_connected():
+                port.get_connection().set_source(outputs[idx]())
+        for i in ins:
+            merge.in_port(i).disconnect()
+        graph.remove_node(merge.id)
+
+
+class LoopVar:
+    """One loop variable: Enter -> Merge <- NextIteration, Merge -> Switch -> (Exit, body)."""
+
+    def __init__(self, enter: Node, merge: Node):
+        self.enter, self.merge = enter, merge
+        self.init = source(enter, 0)
+        nexts = [source(merge, i) for i in merge.in_ports() if source(merge, i).node.id != enter.id]
+        if len(nexts) != 1 or not is_op(nexts[0].node, "NextIteration", "RefNextIteration"):
+            raise ConversionError(f"Merge '{merge.name}' of a tf.while_loop does not merge an Enter with a "
+                                  f"NextIteration.")
+        self.next_iteration = nexts[0].node
+        self.next = source(self.next_iteration, 0)
+        self.switches = [c for c in consumers(merge.out_port(0)) if is_op(c, "Switch", "RefSwitch")]
+        self.exits = [c for s in self.switches for c in consumers(s.out_port(0)) if is_op(c, "Exit", "RefExit")]
+
+
+class Frame:
+    """One tf.while_loop frame to convert into a Loop."""
+
+    def __init__(self, graph, name: str, members: set[str]):
+        self.graph, self.name = graph, name
+        self.members = members
+        nodes = [Node(graph, n) for n in sorted(members, key=lambda n: graph.nodes[n]["_seq"])]
+        self.label = name
+        self.vars: list[LoopVar] = []
+        self.invariants: list[Node] = []
+        for enter in (n for n in nodes if is_op(n, "Enter", "RefEnter")):
+            merges = [c for c in consumers(enter.out_port(0)) if is_op(c, "Merge", "RefMerge")]
+            if merges:
+                self.vars.append(LoopVar(enter, merges[0]))
+            else:
+                self.invariants.append(enter)
+        conds = {source(s, 1).node.id for v in self.vars for s in v.switches}
+        if len(conds) != 1 or not self.vars:
+            raise ConversionError(f"tf.while_loop frame '{name}': its loop variables are not switched by one "
+                                  f"LoopCond.")
+        self.loop_cond = Node(graph, conds.pop())
+        self.cond = source(self.loop_cond, 0)
+
+    def fail(self, message: str):
+        raise ConversionError(f"tf.while_loop frame '{self.name}': {message}")
+
+    # ------------------------------------------------------------------ analysis
+    def _var_of(self, port: Port) -> LoopVar | None:
+        """The loop variable whose value at the start of an iteration ``port`` is."""
+        port = skip_identity(port)
+        for v in self.vars:
+            if port.node.id == v.merge.id and port.idx == 0 or \
+                    any(port.node.id == s.id and port.idx == 1 for s in v.switches):
+                return v
+        return None
+
+    def _is_counter(self, v: LoopVar) -> bool:
+        init = skip_identity(v.init)
+        if const_scalar(init) != 0:
+            return False
+        step = skip_identity(v.next).node
+        if not is_op(step, "Add", "AddV2"):
+            return False
+        a, b = source(step, 0), source(step, 1)
+        return any(self._var_of(x) is v and const_scalar(skip_identity(y)) == 1 for x, y in ((a, b), (b, a)))
+
+    def _sequences(self) -> dict[int, tuple[Node, Port]]:
+        """Loop variables that are fresh TensorArrays/TensorLists written at the counter on
+        every iteration: {var index: (the write node, the item written)}."""
+        counters = [v for v in self.vars if self._is_counter(v)]
+        found = {}
+        for k, v in enumerate(self.vars):
+            writer = skip_identity(v.next).node
+            kind = writer.get("fw_op")
+            if kind not in SEQUENCE_WRITES:
+                continue
+            list_port, index_port, item_port = SEQUENCE_WRITES[kind]
+            init = skip_identity(v.init)
+            if FRESH_SEQUENCES.get(init.node.get("fw_op")) != init.idx:
+                continue
+            if self._var_of(source(writer, list_port)) is not v or self._var_of(source(writer, index_port)) not in counters:
+                continue
+            flow_users = [c for s in v.switches for c in consumers(s.out_port(1))]
+            if any(c.id != writer.id and not is_op(c, *PASS) for c in flow_users):
+                continue
+            found[k] = (writer, source(writer, item_port))
+        return found
+
+    # ------------------------------------------------------------------ conversion
+    def convert(self) -> None:
+        graph = self.graph
+        sequences = self._sequences()
+        carried = [k for k in range(len(self.vars)) if k not in sequences]
+        body = new_body(graph)
+        bb = OpBuilder(body, self.label)
+        params: dict[tuple, Port] = {}
+        loop_inputs: list[Port] = []
+        in_map: list[dict] = []
+
+        def parameter(key: tuple, outer: Port, name: str) -> Port:
+            if key not in params:
+                p = bb.node("Parameter", name=f"{self.label}/{name}")
+                in_map.append(port_entry(2 + len(loop_inputs), p))
+                loop_inputs.append(outer)
+                params[key] = p.out_port(0)
+            return params[key]
+
+        for k in carried:
+            v = self.vars[k]
+            parameter(("var", k), v.init, v.merge.name)
+
+        def body_feed(port: Port) -> Port:
+            v = self._var_of(port) if port.node.id in self.members else None
+            if v is not None:
+                k = self.vars.index(v)
+                if k in sequences:
+                    self.fail(f"TensorArray '{v.merge.name}' is read where it is written")
+                return params[("var", k)]
+            if is_op(port.node, "Enter", "RefEnter") and port.node.id in self.members:
+                return parameter(("enter", port.node.id), source(port.node, 0), port.node.name)
+            if port.node.id in self.members:
+                self.fail(f"'{port.node.name}' ({port.node.get('translate') or port.node.op}) is used inside the "
+                          f"loop body other than as the loop machinery allows")
+            if port.node.op == "Const":
+                return bb.const(port.data.get_value(), name=port.node.name,
+                                element_type=port.node.get("element_type"))
+            return parameter(("outer", port.node.id, port.idx), port, port.node.name)
+
+        def in_body(node: Node) -> bool:
+            return node.id in self.members and not is_op(node, "Enter", "RefEnter", "Merge", "RefMerge",
+                                                         "Switch", "RefSwitch")
+
+        wanted = [self.vars[k].next for k in carried] + [item for _, item in sequences.values()]
+        order = ancestors(graph, wanted, lambda n: not in_body(n) or n.id in {w.id for w, _ in sequences.values()})
+        mapping = copy_nodes(graph, body, order, body_feed, share_bodies=True)
+
+        def in_copy(port: Port) -> Port:
+            return Node(body, mapping[port.node.id]).out_port(port.idx) if port.node.id in mapping else body_feed(port)
+
+        nexts = {k: in_copy(self.vars[k].next) for k in carried}
+        # the condition on the next values, in the body
+        cond_order = ancestors(graph, [self.cond], lambda n: not in_body(n))
+
+        def cond_body_feed(port: Port) -> Port:
+            v = self._var_of(port) if port.node.id in self.members else None
+            if v is not None:
+                k = self.vars.index(v)
+                if k in sequences:
+                    self.fail("the loop condition reads a TensorArray the loop writes")
+                return nexts[k]
+            return body_feed(port)
+        cond_map = copy_nodes(graph, body, cond_order, cond_body_feed, share_bodies=False)
+        body_cond = Node(body, cond_map[self.cond.node.id]).out_port(self.cond.idx) if self.cond.node.id in cond_map \
+            else cond_body_feed(self.cond)
+        out_map = [port_entry(-1, bb.node("Result", body_cond, name=f"{self.label}/cond"),
+                              purpose="execution_condition")]
+        back = []
+        for j, k in enumerate(carried):
+            result = bb.node("Result", nexts[k], name=f"{self.vars[k].merge.name}/next")
+            out_map.append(port_entry(j, result))
+            back.append({"from": result.id, "to": params[("var", k)].node.id})
+        stacked = {}
+        for k, (_, item) in sequences.items():
+            result = bb.node("Result", bb.Unsqueeze(in_copy(item), np.array([0], np.int64)),
+                             name=f"{self.vars[k].merge.name}/sequence")
+            stacked[k] = len(carried) + len(stacked)
+            out_map.append(sliced_entry(stacked[k], result, 0))
+
+        # the initial condition, outside
+        def cond_outer_feed(port: Port) -> Port:
+            v = self._var_of(port) if port.node.id in self.members else None
+            if v is not None:
+                return v.init
+            if is_op(port.node, "Enter", "RefEnter") and port.node.id in self.members:
+                return source(port.node, 0)
+            if port.node.id in self.members:
+                self.fail(f"the loop condition reads '{port.node.name}', which cannot be computed outside the loop")
+            return port
+        init_map = copy_nodes(graph, graph, cond_order, cond_outer_feed, share_bodies=False)
+        init_cond = Node(graph, init_map[self.cond.node.id]).out_port(self.cond.idx) \
+            if self.cond.node.id in init_map else cond_outer_feed(self.cond)
+
+        b = OpBuilder(graph, self.label)
+        loop = b.node("Loop", b.const(np.array(-1, np.int64)), init_cond, *loop_inputs, name=self.label,
+                      bodies={"body": body}, input_port_map=in_map, output_port_map=out_map, back_edges=back,
+                      num_outputs=len(carried) + len(stacked))
+        for k, v in enumerate(self.vars):
+            out = loop.out_port(carried.index(k) if k in carried else stacked[k])
+            for e in v.exits:
+                e.out_port(0).get_connection().set_source(out)
+        for nid in self.members:
+            for port in Node(graph, nid).out_ports().values():
+                for dst in port.get_destinations():
+                    if dst.node.id not in self.members:
+                        self.fail(f"'{port.node.name}' is used outside the loop other than through an Exit")
+        graph.remove_nodes_from(self.members)
+        for k in sequences:
+            maker = skip_identity(self.vars[k].init).node
+            if maker.id in graph and not any(p.is_connected() for p in maker.out_ports().values()):
+                graph.remove_node(maker.id)

@@ -1,0 +1,105 @@
+"""Layer tests of TensorFlow 1 control flow frames (Switch/Merge/Enter/Exit/NextIteration/
+LoopCond) built with tf.compat.v1, frozen and compared with TensorFlow: tf.cond -> Select,
+tf.while_loop -> Loop (nested, with invariants, counters and conditions of several variables)."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tests.utils.tf_models import check_tf1, ir_op_types, random
+
+v1 = tf.compat.v1
+
+
+@pytest.mark.parametrize("flag", [1, -1])
+def test_cond(tmp_path, flag):
+    def build(x, f):
+        return v1.cond(f[0] > 0, lambda: tf.nn.relu(x) * 2.0, lambda: x - 1.0)
+    xml = check_tf1(tmp_path, build, [random((2, 3)), np.array([flag], np.int32)])
+    assert "Select" in ir_op_types(xml)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_cond_with_a_constant_branch_and_two_outputs(tmp_path, flag):
+    def build(x, f):
+        return v1.cond(f, lambda: (x * 3.0, tf.reduce_sum(x)), lambda: (tf.ones_like(x), tf.constant(7.0)))
+    check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
+
+
+@pytest.mark.parametrize("a, b", [(1, 1), (1, -1), (-1, 1), (-1, -1)])
+def test_nested_cond(tmp_path, a, b):
+    def build(x, p, q):
+        def outer_true():
+            return v1.cond(q[0] > 0, lambda: x + 10.0, lambda: x * x)
+        return v1.cond(p[0] > 0, outer_true, lambda: x - 5.0)
+    check_tf1(tmp_path, build, [random((3,)), np.array([a], np.int32), np.array([b], np.int32)])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+def test_while_with_carried_values(tmp_path, dtype):
+    def build(x):
+        def body(i, acc):
+            return i + 1, acc * 2 + tf.cast(i, x.dtype)
+        return v1.while_loop(lambda i, acc: i < 5, body, [tf.constant(0), x])
+    xml = check_tf1(tmp_path, build, [random((2, 3), dtype)])
+    assert "Loop" in ir_op_types(xml)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_while_with_a_dynamic_trip_count_and_invariants(tmp_path, n):
+    def build(x, limit, scale):
+        def body(i, acc):
+            return i + 1, acc * scale + x
+        return v1.while_loop(lambda i, acc: i < limit, body, [tf.constant(0), tf.zeros_like(x)])[1]
+    check_tf1(tmp_path, build, [random((2, 3)), np.array(n, np.int32), np.array(0.5, np.float32)])
+
+
+def test_while_whose_condition_reads_several_variables(tmp_path):
+    def build(x):
+        def body(i, total, acc):
+            return i + 1, total + tf.reduce_sum(acc), acc * 1.5
+        return v1.while_loop(lambda i, total, acc: tf.logical_and(i < 10, total < 50.0), body,
+                             [tf.constant(0), tf.constant(0.0), x])
+    check_tf1(tmp_path, build, [random((2, 2), low=0.5, high=1.0)])
+
+
+def test_nested_while(tmp_path):
+    def build(x):
+        def outer(i, acc):
+            inner = v1.while_loop(lambda j, a: j < i, lambda j, a: (j + 1, a + x * tf.cast(j, tf.float32)),
+                                  [tf.constant(0), acc])[1]
+            return i + 1, inner
+        return v1.while_loop(lambda i, acc: i < 4, outer, [tf.constant(0), x])[1]
+    xml = check_tf1(tmp_path, build, [random((3,))])
+    assert ir_op_types(xml).count("Loop") == 1
+
+
+def test_cond_inside_while(tmp_path):
+    def build(x):
+        def body(i, acc):
+            acc = v1.cond(tf.equal(i % 2, 0), lambda: acc + 1.0, lambda: acc * 2.0)
+            return i + 1, acc
+        return v1.while_loop(lambda i, acc: i < 5, body, [tf.constant(0), x])[1]
+    check_tf1(tmp_path, build, [random((3,))])
+
+
+def test_lowered_tf2_control_flow(tmp_path):
+    """A tf.function graph frozen with lower_control_flow=True has the same frames."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    from tests.utils.runtime import assert_close, run_ir
+    from tests.utils.tf_models import convert_pb, write_pb
+
+    @tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32), tf.TensorSpec([], tf.int32)])
+    def fn(x, n):
+        def body(i, acc):
+            acc = tf.cond(i < 2, lambda: acc + 1.0, lambda: acc * 0.5)
+            return i + 1, acc
+        return tf.while_loop(lambda i, acc: i < n, body, [tf.constant(0), x])[1]
+    frozen = convert_variables_to_constants_v2(fn.get_concrete_function(), lower_control_flow=True)
+    ops = {n.op for n in frozen.graph.as_graph_def().node}
+    assert {"Enter", "Merge", "Switch", "Exit"} <= ops
+    path = write_pb(frozen.graph.as_graph_def(), tmp_path / "model.pb")
+    names = [t.name.split(":")[0] for t in frozen.inputs]
+    xml = convert_pb(path, tmp_path / "ir", input=",".join(names))
+    x, n = random((2, 3)), np.array(5, np.int32)
+    assert_close(run_ir(xml, [x, n]), [fn(x, n).numpy()])
