@@ -100,8 +100,9 @@ def tf1_graph(build, inputs: list[np.ndarray], control_flow_v2: bool = False, dy
     try:
         graph = tf.Graph()
         with graph.as_default():
-            placeholders = [v1.placeholder(tf.as_dtype(x.dtype), (None,) + x.shape[1:] if dynamic_batch and x.ndim else x.shape,
-                                           name=f"x{i}") for i, x in enumerate(inputs)]
+            shapes = [(None,) + x.shape[1:] if dynamic_batch and x.ndim else x.shape for x in inputs]
+            placeholders = [v1.placeholder(tf.as_dtype(x.dtype), shape, name=f"x{i}")
+                            for i, (x, shape) in enumerate(zip(inputs, shapes))]
             outputs = tf.nest.flatten(build(*placeholders))
             outputs = [tf.identity(o, name=f"y{i}") for i, o in enumerate(outputs)]
             with v1.Session(graph=graph) as session:

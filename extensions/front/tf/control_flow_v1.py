@@ -255,9 +255,9 @@ class TfV1ControlFlow(Transform):
         pred = Node(graph, pred_id).out_port(pred_idx)
         then, other = (a, b) if true_first else (b, a)
         bld = OpBuilder(graph, merge.name)
+        taken = (0, 1) if true_first else (1, 0)      # the input a Merge takes: when pred holds, when not
         outputs = {0: lambda: bld.Select(pred, then, other),
-                   1: lambda: bld.Select(pred, np.array(ins.index(ins[0] if true_first else ins[1]), np.int32),
-                                         np.array(1 - (0 if true_first else 1), np.int32))}
+                   1: lambda: bld.Select(pred, np.array(taken[0], np.int32), np.array(taken[1], np.int32))}
         for idx, port in merge.out_ports().items():
             if port.is_connected():
                 port.get_connection().set_source(outputs[idx]())
@@ -342,7 +342,8 @@ class Frame:
             init = skip_identity(v.init)
             if FRESH_SEQUENCES.get(init.node.get("fw_op")) != init.idx:
                 continue
-            if self._var_of(source(writer, list_port)) is not v or self._var_of(source(writer, index_port)) not in counters:
+            index_var = self._var_of(source(writer, index_port))
+            if self._var_of(source(writer, list_port)) is not v or index_var not in counters:
                 continue
             flow_users = [c for s in v.switches for c in consumers(s.out_port(1))]
             if any(c.id != writer.id and not is_op(c, *PASS) for c in flow_users):

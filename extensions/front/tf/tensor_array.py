@@ -7,8 +7,9 @@ writes ScatterUpdates, stacking gives the contents, unstacking makes them; the h
 needed (a TensorArrayV3's handle output is its size, which no converted op reads).
 
 A new array is zeros of ``[size, *element_shape]``, which needs the element shape. Where it is
-not known the two patterns that do not need it are converted before: an array unstacked from a
-tensor (``TensorArrayScatterV3`` at ``range(0, n)``) is that tensor, and an array written at a
+not known the two patterns that do not need it are converted before: an array filled from a
+tensor (``TensorArrayScatterV3``, ``TensorArraySplitV3``) takes its element shape from that
+tensor (FilledTensorArray), and an array written at a
 loop's counter is a Loop output (extensions/front/tf/control_flow_v1.py for tf.while_loop frames,
 control_flow.py for functional While loops).
 """
@@ -84,26 +85,36 @@ def fresh_contents(node, b, length, element_shape, element_type, out: int):
     shape = known_shape(element_shape)
     if shape is None:
         raise ConversionError(f"{node.fw_op} '{node.name}' has no fully known element shape and is used other "
-                              f"than unstacked from a tensor or written at a loop's counter, the uses converted "
-                              f"without it.")
+                              f"than filled from a tensor (unstack, scatter, split) or written at a loop's counter, "
+                              f"the uses converted without it; give the array an element_shape.")
     return zeros(b, length, shape, element_type)
 
 
-class UnstackedTensorArray(Transform):
-    """TensorArrayScatterV3(new array, range(0, n), value): the array is ``value`` (a Range from
-    0 by 1, or constant indices 0..n-1). Rewired before translation, so that the new array's
-    element shape is not needed."""
+class FilledTensorArray(Transform):
+    """TensorArrayScatterV3 and TensorArraySplitV3 on a new array fill it from a tensor, which
+    gives the elements' shape. Rewired before translation, so that the new array's element shape
+    is not needed: a scatter at range(0, n) (a Range from 0 by 1, or constant indices 0..n-1) is
+    its value; another scatter reads the array's size (its input 3, marked ``onto_new_array``)
+    instead of its contents; a split does not read the array."""
 
     frameworks = ("tf",)
-    ops = (framework_op_name("tf", "TensorArrayScatterV3"),)
+    ops = (framework_op_name("tf", "TensorArrayScatterV3"), framework_op_name("tf", "TensorArraySplitV3"))
 
     def find_and_replace_pattern(self, graph) -> None:
-        for node in graph.nodes_by_op(self.ops[0]):
-            flow = src(node, 3)
-            if flow.node.get("translate") != "TensorArrayV3" or flow.idx != 1 or not self._is_iota(src(node, 1)):
-                continue
-            node.out_port(0).get_connection().set_source(src(node, 2))
-            graph.remove_node(node.id)
+        for op in self.ops:
+            for node in graph.nodes_by_op(op):
+                flow = src(node, 3)
+                if flow.node.get("fw_op") != "TensorArrayV3" or flow.idx != 1:
+                    continue
+                if node.fw_op == "TensorArraySplitV3":
+                    node.in_port(3).disconnect()
+                elif self._is_iota(src(node, 1)):
+                    node.out_port(0).get_connection().set_source(src(node, 2))
+                    graph.remove_node(node.id)
+                else:
+                    node.in_port(3).disconnect()
+                    src(flow.node, 0).connect(node.in_port(3))
+                    node["onto_new_array"] = True
 
     @staticmethod
     def _is_iota(port) -> bool:
@@ -142,7 +153,11 @@ def tensor_array_write(node, b):
 
 @translator("tf", "TensorArrayScatterV3")
 def tensor_array_scatter(node, b):
-    return [set_items(b, src(node, 3), src(node, 1), src(node, 2))]
+    value = src(node, 2)
+    contents = src(node, 3)
+    if node.get("onto_new_array"):
+        contents = zeros(b, contents, dims_slice(b, shape_of(b, value), 1), value.data.get_dtype())
+    return [set_items(b, contents, src(node, 1), value)]
 
 
 @translator("tf", "TensorArraySplitV3")
