@@ -46,7 +46,7 @@ LOOP_OPS = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIte
 COND_OPS = ("Switch", "RefSwitch", "Merge", "RefMerge")
 SEQUENCE_WRITES = {"TensorArrayWriteV3": (3, 1, 2), "TensorListSetItem": (0, 1, 2)}   # list, index, item ports
 FRESH_SEQUENCES = {"TensorArrayV3": 1, "TensorListReserve": 0, "EmptyTensorList": 0}   # op -> its list output
-PASS = ("Identity", "Snapshot", "StopGradient")
+PASS = ("Identity", "IdentityN", "Snapshot", "StopGradient")
 
 
 @translator("tf", *LOOP_OPS, *COND_OPS)
@@ -70,7 +70,7 @@ def source(node: Node, idx: int) -> Port:
 def skip_identity(port: Port) -> Port:
     """The tensor an Identity chain passes on."""
     while is_op(port.node, *PASS):
-        port = source(port.node, 0)
+        port = source(port.node, port.idx)
     return port
 
 
@@ -205,7 +205,8 @@ class TfV1ControlFlow(Transform):
     @staticmethod
     def _switch_reach(graph, port: Port) -> set[tuple]:
         """The (predicate tensor, Switch output) pairs ``port`` depends on, not looking past a
-        loop's back edges."""
+        loop's back edges (a constant in a branch is tied to it by the loader: see
+        extensions/load/tf/graph_builder.py:branch_pivots)."""
         reach = set()
         seen = set()
         stack = [port.node.id]
@@ -217,8 +218,7 @@ class TfV1ControlFlow(Transform):
             node = Node(graph, nid)
             if is_op(node, "NextIteration", "RefNextIteration", "Enter", "RefEnter"):
                 continue
-            for i in node.in_ports():
-                src = source(node, i)
+            for src in [source(node, i) for i in node.in_ports()]:
                 if is_op(src.node, "Switch", "RefSwitch"):
                     pred = source(src.node, 1)
                     reach.add(((pred.node.id, pred.idx), src.idx))

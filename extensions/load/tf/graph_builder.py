@@ -78,6 +78,21 @@ def check_arity(n) -> None:
 LOWERING_PLACEHOLDER = "unused_control_flow_input"
 
 
+def branch_pivots(n, by_name: dict, flat: FlatGraph) -> list[str]:
+    """The control inputs of ``n`` that tie it to a tf.cond branch or a loop body: Identity
+    nodes of a Switch output (a constant in a branch depends on nothing else). Kept as data
+    inputs of an IdentityN after the node for the TF1 control-flow rewrite; other control inputs
+    are dropped."""
+    pivots = []
+    for name in n.controls:
+        pivot = by_name.get(name)
+        if pivot is not None and pivot.op == "Identity" and pivot.inputs:
+            src = by_name.get(split_ref(flat.resolve(pivot.inputs[0]))[0])
+            if src is not None and src.op in ("Switch", "RefSwitch"):
+                pivots.append(name)
+    return pivots
+
+
 class TfGraphBuilder:
     """Turns flattened TensorFlow nodes into Graphs; shared by the main graph and its bodies."""
 
@@ -149,6 +164,10 @@ class TfGraphBuilder:
                 if src not in ids:
                     raise InputModelError(f"Input '{ref}' of node '{n.name}' ({n.op}) is not produced by any node.")
                 self._link(graph, ids[src], port, ids[n.name], i)
+        for n in flat.nodes:
+            pivots = branch_pivots(n, by_name, flat) if n.name in ids else []
+            if pivots:
+                self._tie_to_branch(graph, graph.node(ids[n.name]), [graph.node(ids[p]) for p in pivots])
         result_op = self.registry.op("Result")
         for k, o in enumerate(outputs):
             src, port = split_ref(o)
@@ -157,6 +176,18 @@ class TfGraphBuilder:
             result["tf_output"] = o
             if args is not None:
                 result["tf_ret_index"] = k
+
+    @staticmethod
+    def _tie_to_branch(graph: Graph, node, pivots) -> None:
+        """Consumers of ``node``'s output 0 read it through an IdentityN that also reads the
+        ``pivots``: the data edge the TF1 control-flow rewrite follows to tell the tf.cond branch
+        of a node (a constant) that depends on its branch only by control. The IdentityN goes with
+        the other pass-through ops."""
+        tie = graph.add_op({"name": f"{node.name}/branch", "fw_op": "IdentityN", "pb": None, "op": None})
+        node.out_port(0).get_connection().set_source(tie.out_port(0))
+        node.out_port(0).connect(tie.in_port(0))
+        for i, pivot in enumerate(pivots, 1):
+            pivot.out_port(0).connect(tie.in_port(i))
 
     @staticmethod
     def _needed(flat: FlatGraph, by_name: dict, outputs: list[str]) -> set[str]:
@@ -171,6 +202,7 @@ class TfGraphBuilder:
                 src = split_ref(flat.resolve(ref))[0]
                 if src in by_name and src not in needed:
                     stack.append(src)
+            stack += [c for c in branch_pivots(by_name[name], by_name, flat) if c not in needed]
         return needed
 
     @staticmethod

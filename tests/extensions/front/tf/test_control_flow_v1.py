@@ -103,3 +103,11 @@ def test_lowered_tf2_control_flow(tmp_path):
     xml = convert_pb(path, tmp_path / "ir", input=",".join(names))
     x, n = random((2, 3)), np.array(5, np.int32)
     assert_close(run_ir(xml, [x, n]), [fn(x, n).numpy()])
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_cond_of_constants(tmp_path, flag):
+    """Constant branches depend on the predicate only by control inputs."""
+    def build(x, f):
+        return x * v1.cond(f, lambda: tf.constant(0.5), lambda: tf.constant(1.0))
+    check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
