@@ -18,6 +18,7 @@ import os
 
 from extensions.load.tf.attributes import attr_value
 from extensions.load.tf.functions import FlatGraph, Flattener, function_graph_def, returned_refs, split_ref, tensor_ref
+from extensions.load.tf.graph_only import TABLES, saver_nodes, sources_as_inputs, table_contents
 from extensions.load.tf.tensors import element_type_of, shape_of, tensor_to_array
 from mo.errors import InputModelError
 from mo.graph.graph import Graph
@@ -32,9 +33,10 @@ NOT_OUTPUTS = frozenset({"NoOp", "Const", "Placeholder", "Assert", "SaveV2", "Re
 
 def default_outputs(flat: FlatGraph) -> list[str]:
     """Tensors of a graph without declared outputs: output 0 of every node nothing reads, as
-    data or as a control dependency."""
+    data or as a control dependency, and not part of the checkpoint machinery."""
     used = {split_ref(flat.resolve(i))[0] for n in flat.nodes for i in n.inputs}
     used |= {c for n in flat.nodes for c in n.controls}
+    used |= saver_nodes(flat)
     return [f"{n.name}:0" for n in flat.nodes if n.name not in used and n.op not in NOT_OUTPUTS]
 
 
@@ -102,6 +104,7 @@ class TfGraphBuilder:
         self.library = library
         self.constants = constants or {}
         self.flattener = Flattener(library)
+        self.input_names: dict[str, list[str]] = {}     # Placeholder -> the pipeline outputs it replaces
 
     def new_graph(self, is_body: bool) -> Graph:
         graph = Graph(context=self.context)
@@ -115,6 +118,7 @@ class TfGraphBuilder:
         """The main graph; ``outputs`` are tensor names (default: tensors nothing reads),
         ``inputs`` the order of the model inputs (Placeholder names; default: the nodes')."""
         flat = self.flattener.flatten(node_defs)
+        self.input_names = sources_as_inputs(flat)
         outputs = [tensor_ref(o) for o in outputs] if outputs else default_outputs(flat)
         if not outputs:
             raise InputModelError("The model has no outputs (every operation's result is used or is a constant).")
@@ -156,6 +160,8 @@ class TfGraphBuilder:
             if n.name in needed or (n.op == "Placeholder" and n.name not in constants
                                     and not n.name.rpartition("/")[2].startswith(LOWERING_PLACEHOLDER)):
                 ids[n.name] = self._add_node(graph, n, args, constants.get(n.name)).id
+                if n.op in TABLES:
+                    graph.node(ids[n.name])["tf_table"] = table_contents(flat, n.name, by_name)
         for n in flat.nodes:
             if n.name not in ids:
                 continue
@@ -224,7 +230,7 @@ class TfGraphBuilder:
                 node["element_type_unknown"] = True
             if args is not None and n.name in args:
                 node["tf_arg_index"] = args.index(n.name)
-            node.out_port(0).add_tensor_names([n.name, f"{n.name}:0"])
+            node.out_port(0).add_tensor_names([n.name, f"{n.name}:0"] + self.input_names.get(n.name, []))
             return node
         if n.op == "Const":
             value, et = tensor_to_array(n.pb.attr["value"].tensor, where)
