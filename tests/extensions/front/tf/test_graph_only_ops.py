@@ -114,3 +114,26 @@ def test_variables_are_refused_with_one_message(tmp_path):
     message = str(error.value)
     assert "VariableV2 (w)" in message and "VarHandleOp (r)" in message and "IsVariableInitialized" in message
     assert "convert_variables_to_constants" in message and message.count("not frozen") == 1
+
+
+@pytest.mark.parametrize("shape", [None, [4, 3], [2, 5]])
+@pytest.mark.parametrize("inner", [(), (2,)])
+def test_ragged_tensor_to_tensor(tmp_path, shape, inner):
+    from tests.utils.tf_models import check_tf
+    values = random((7,) + inner)
+    splits = np.array([0, 3, 3, 7], np.int64)
+
+    def fn(v, s):
+        target = tf.constant(-1 if shape is None else shape + list(inner), tf.int64)
+        return tf.raw_ops.RaggedTensorToTensor(shape=target, values=v, default_value=tf.constant(9.0),
+                                               row_partition_tensors=[s], row_partition_types=["ROW_SPLITS"])
+    check_tf(tmp_path, fn, [values, splits])
+
+
+@pytest.mark.parametrize("split_type", [np.int32, np.int64])
+def test_ragged_tensor_to_sparse(tmp_path, split_type):
+    from tests.utils.tf_models import check_tf
+
+    def fn(v, s):
+        return tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[s], rt_dense_values=v)
+    check_tf(tmp_path, fn, [random((6,)), np.array([0, 2, 2, 6], split_type)])
