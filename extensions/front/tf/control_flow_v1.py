@@ -256,8 +256,13 @@ class TfV1ControlFlow(Transform):
         then, other = (a, b) if true_first else (b, a)
         bld = OpBuilder(graph, merge.name)
         taken = (0, 1) if true_first else (1, 0)      # the input a Merge takes: when pred holds, when not
-        outputs = {0: lambda: bld.Select(pred, then, other),
-                   1: lambda: bld.Select(pred, np.array(taken[0], np.int32), np.array(taken[1], np.int32))}
+        known = const_scalar(skip_identity(pred))
+        if known is not None:     # a frozen flag (is_training...): the branch not taken goes
+            outputs = {0: lambda: then if known else other,
+                       1: lambda: bld.const(np.array(taken[0] if known else taken[1], np.int32))}
+        else:
+            outputs = {0: lambda: bld.Select(pred, then, other),
+                       1: lambda: bld.Select(pred, np.array(taken[0], np.int32), np.array(taken[1], np.int32))}
         for idx, port in merge.out_ports().items():
             if port.is_connected():
                 port.get_connection().set_source(outputs[idx]())

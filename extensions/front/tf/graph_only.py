@@ -1,6 +1,6 @@
 """Operations of TensorFlow graphs that were not frozen for inference: variables and their
-assignments, queues, iterators, hash tables, checkpoint saving and restoring, and the string ops
-of that machinery.
+assignments, queues, iterators, hash tables, checkpoint saving and restoring, and string
+processing (a Saver's file names, a text model's preprocessing).
 
 The loader already makes input-pipeline outputs (IteratorGetNext, QueueDequeue*) model inputs,
 keeps what a graph's outputs do not need out of the graph (a Saver's subgraph, table
@@ -39,9 +39,11 @@ TABLE_OPS = TABLES + ("LookupTableImport", "LookupTableImportV2", "LookupTableIn
                       "InitializeTableFromTextFileV2", "LookupTableExport", "LookupTableExportV2")
 LOOKUPS = ("LookupTableFind", "LookupTableFindV2", "LookupTableSize", "LookupTableSizeV2")
 CHECKPOINTS = ("SaveV2", "Save", "SaveSlices", "RestoreV2", "Restore", "RestoreSlice", "MergeV2Checkpoints",
-               "ShardedFilename", "ShardedFilespec", "WriteFile", "StringJoin", "StaticRegexFullMatch",
-               "StaticRegexReplace", "StringLower", "StringSplitV2", "StringToHashBucketFast")
-GRAPH_ONLY = VARIABLES + PIPELINES + TABLE_OPS + CHECKPOINTS
+               "ShardedFilename", "ShardedFilespec", "WriteFile")
+# string processing: a Saver builds its file names with these; a text model preprocesses its input
+STRINGS = ("StringJoin", "StaticRegexFullMatch", "StaticRegexReplace", "StringLower", "StringSplitV2",
+           "StringToHashBucketFast")
+GRAPH_ONLY = VARIABLES + PIPELINES + TABLE_OPS + CHECKPOINTS + STRINGS
 
 ADVICE = ("Freeze the graph for inference first (tf.compat.v1.graph_util.convert_variables_to_constants or "
           "freeze_graph in TensorFlow 1, convert_variables_to_constants_v2 in TensorFlow 2) or export a "
@@ -103,11 +105,24 @@ class RefuseGraphOnlyOps(Transform):
                 found.setdefault(fw_op, []).append(node.name)
         if not found:
             return
-        listed = "; ".join(f"{op} ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
-                           for op, names in sorted(found.items()))
-        raise ConversionError(f"The model's outputs depend on operations of a TensorFlow graph that is not frozen "
-                              f"for inference (variables, queues, iterators, hash tables, checkpoints): {listed}. "
-                              f"{ADVICE}")
+        strings = {op: names for op, names in found.items() if op in STRINGS}
+        machinery = {op: names for op, names in found.items() if op not in STRINGS}
+        parts = []
+        if machinery:
+            parts.append(f"The model's outputs depend on operations of a TensorFlow graph that is not frozen for "
+                         f"inference (variables, queues, iterators, hash tables, checkpoints): {listing(machinery)}. "
+                         f"{ADVICE}")
+        if strings:
+            parts.append(f"{'They also' if machinery else 'The outputs of the model'} depend on "
+                         f"string operations, which have no OpenVINO counterpart here: {listing(strings)}; cut the "
+                         f"graph after the string processing with --input.")
+        raise ConversionError(" ".join(parts))
+
+
+def listing(found: dict[str, list[str]]) -> str:
+    """'Op (name, name, name, ...); Op (name)'."""
+    return "; ".join(f"{op} ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
+                     for op, names in sorted(found.items()))
 
 
 @translator("tf", "LookupTableFind", "LookupTableFindV2")

@@ -111,3 +111,13 @@ def test_cond_of_constants(tmp_path, flag):
     def build(x, f):
         return x * v1.cond(f, lambda: tf.constant(0.5), lambda: tf.constant(1.0))
     check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_cond_on_a_frozen_flag_keeps_one_branch(tmp_path, training):
+    def build(x):
+        flag = tf.constant(training)
+        return v1.cond(flag, lambda: tf.nn.dropout(x, rate=0.0) * 3.0, lambda: tf.exp(x))
+    xml = check_tf1(tmp_path, build, [random((2, 3))])
+    types = ir_op_types(xml)
+    assert "Select" not in types and ("Exp" in types) != training

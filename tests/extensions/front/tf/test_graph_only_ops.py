@@ -137,3 +137,16 @@ def test_ragged_tensor_to_sparse(tmp_path, split_type):
     def fn(v, s):
         return tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[s], rt_dense_values=v)
     check_tf(tmp_path, fn, [random((6,)), np.array([0, 2, 2, 6], split_type)])
+
+
+def test_string_processing_is_refused(tmp_path):
+    from mo.errors import ConversionError
+
+    def build(session):
+        text = v1.placeholder(tf.string, [2], name="text")
+        buckets = tf.strings.to_hash_bucket_fast(tf.strings.lower(text), 10)
+        tf.identity(buckets, name="y")
+    graph_def, _ = graph_def_of(build)
+    with pytest.raises(ConversionError, match=r"string operations.*StringLower \(StringLower\); "
+                                              r"StringToHashBucketFast .*--input"):
+        convert_pb(write_pb(graph_def, tmp_path / "model.pb"), tmp_path / "ir", output="y")
