@@ -1,4 +1,4 @@
-"""TensorFlow 1 control flow (the lowered form) -> Select and Loop.
+"""TensorFlow 1 control flow (the lowered form) -> If, Select and Loop.
 
 A TF1 graph (``tf.compat.v1`` with control flow v1, or a graph frozen with
 ``convert_variables_to_constants_v2(..., lower_control_flow=True)``) has no functions for its
@@ -6,11 +6,14 @@ conditions and loops; they are frames of primitive ops in the graph itself:
 
 * ``tf.cond``: each tensor a branch reads passes a ``Switch(data, pred)`` (output 1 when
   ``pred`` holds, output 0 otherwise) and each result is a ``Merge`` of the two branches'
-  values. Both branches are side-effect-free computations, so the conversion computes both:
-  a Switch passes its data to both outputs and a Merge becomes ``Select(pred, true value,
-  false value)``. The predicate of a Merge is found from the Switch outputs its two inputs
-  depend on (the one input depends on output 1 of a predicate's Switches, the other on output 0
-  or on none of them: a constant branch).
+  values. The predicate of a Merge is found from the Switch outputs its two inputs depend on
+  (the one input depends on output 1 of a predicate's Switches, the other on output 0; a
+  constant in a branch depends on the branch by a control input, which the loader turns into a
+  data input of an IdentityN). The Merges of one predicate become one If whose branches are
+  copies of the two branches' nodes (nested conds innermost first); with a constant predicate
+  (a frozen ``is_training``) the branch taken replaces the Merge; a cond whose branch holds a
+  tf.while_loop frame becomes Selects (both branches computed, the Switches passing their data
+  on) so that the loop is converted in the enclosing graph.
 * ``tf.while_loop``: a frame named by its ``Enter`` nodes' ``frame_name``. Each loop variable
   runs ``Enter -> Merge <- NextIteration``, ``Merge -> Switch(., LoopCond)``; output 1 of the
   Switch feeds the body, output 0 the ``Exit`` (the value after the loop). ``Enter`` nodes
@@ -74,6 +77,12 @@ def skip_identity(port: Port) -> Port:
     return port
 
 
+def switch_pred(switch: Node) -> tuple[str, int]:
+    """The predicate tensor of a Switch (past the Identity tf.cond reads it through)."""
+    pred = skip_identity(source(switch, 1))
+    return pred.node.id, pred.idx
+
+
 def consumers(port: Port) -> list[Node]:
     return [p.node for p in port.get_destinations()]
 
@@ -128,7 +137,7 @@ def copy_nodes(graph, dst, order: list[str], feed, share_bodies: bool) -> dict[s
 
 
 class TfV1ControlFlow(Transform):
-    """tf.cond frames -> Select, tf.while_loop frames -> Loop (see the module docstring). Runs
+    """tf.cond frames -> If or Select, tf.while_loop frames -> Loop (see the module docstring). Runs
     before the front phase starts: until then the graph has the loops' cycles."""
 
     frameworks = ("tf",)
@@ -140,10 +149,7 @@ class TfV1ControlFlow(Transform):
         return {framework_op_name("tf", t) for t in LOOP_OPS + COND_OPS}
 
     def find_and_replace_pattern(self, graph) -> None:
-        merges = [n for t in ("Merge", "RefMerge") for n in graph.nodes_by_op(framework_op_name("tf", t))]
-        for merge in merges:
-            if not self._is_loop_merge(merge):
-                self._merge_to_select(graph, merge)
+        self._convert_conds(graph)
         for t in ("Switch", "RefSwitch"):
             for switch in graph.nodes_by_op(framework_op_name("tf", t)):
                 if not is_op(source(switch, 1).node, "LoopCond"):
@@ -220,21 +226,21 @@ class TfV1ControlFlow(Transform):
                 continue
             for src in [source(node, i) for i in node.in_ports()]:
                 if is_op(src.node, "Switch", "RefSwitch"):
-                    pred = source(src.node, 1)
+                    pred = skip_identity(source(src.node, 1))
                     reach.add(((pred.node.id, pred.idx), src.idx))
                 stack.append(src.node.id)
         if is_op(port.node, "Switch", "RefSwitch"):
-            pred = source(port.node, 1)
+            pred = skip_identity(source(port.node, 1))
             reach.add(((pred.node.id, pred.idx), port.idx))
         return reach
 
-    def _merge_to_select(self, graph, merge: Node) -> None:
+    def _merge_choice(self, graph, merge: Node) -> tuple[Port, tuple]:
+        """(predicate, (the Merge input taken when it holds, when not))."""
         ins = sorted(merge.in_ports())
         if len(ins) != 2:
             raise ConversionError(f"Merge '{merge.name}' has {len(ins)} inputs; a tf.cond Merge has two.")
         a, b = source(merge, ins[0]), source(merge, ins[1])
         ra, rb = self._switch_reach(graph, a), self._switch_reach(graph, b)
-        choice = None
         for strict in (True, False):
             for pred, port in sorted(ra | rb):
                 mine, other = (ra, rb) if (pred, port) in ra else (rb, ra)
@@ -243,32 +249,115 @@ class TfV1ControlFlow(Transform):
                 if strict and (pred, 1 - port) not in other:
                     continue
                 true_first = (mine is ra) == (port == 1)
-                choice = (pred, true_first)
-                break
-            if choice:
-                break
-        if choice is None:
-            raise ConversionError(f"Merge '{merge.name}': cannot tell which tf.cond predicate selects between its "
-                                  f"inputs (both branches are constants?); freeze the graph with the predicate "
-                                  f"known or convert the functional If form.")
-        (pred_id, pred_idx), true_first = choice
-        pred = Node(graph, pred_id).out_port(pred_idx)
-        then, other = (a, b) if true_first else (b, a)
-        bld = OpBuilder(graph, merge.name)
-        taken = (0, 1) if true_first else (1, 0)      # the input a Merge takes: when pred holds, when not
+                return Node(graph, pred[0]).out_port(pred[1]), (ins[0], ins[1]) if true_first else (ins[1], ins[0])
+        raise ConversionError(f"Merge '{merge.name}': cannot tell which tf.cond predicate selects between its "
+                              f"inputs; convert the functional If form (TensorFlow 2 control flow) instead.")
+
+    def _convert_conds(self, graph) -> None:
+        """Each group of tf.cond Merges on one predicate -> one If (innermost first); a constant
+        predicate keeps the branch taken; a cond around a loop -> Select."""
+        merges = [n for t in ("Merge", "RefMerge") for n in graph.nodes_by_op(framework_op_name("tf", t))
+                  if not self._is_loop_merge(n)]
+        groups: dict[tuple, list] = defaultdict(list)
+        for merge in merges:
+            pred, taken = self._merge_choice(graph, merge)
+            if const_scalar(skip_identity(pred)) is not None:
+                self._replace_merge(merge, pred, source(merge, taken[0]), source(merge, taken[1]), taken)
+            else:
+                groups[(pred.node.id, pred.idx)].append((merge, taken))
+        while groups:
+            pending = {m.id for group in groups.values() for m, _ in group}
+            for key, group in groups.items():
+                ids = {m.id for m, _ in group}
+                branches = [self._branch(graph, key, side, group) for side in (1, 0)]
+                if not any(n in pending and n not in ids for branch in branches for n in branch):
+                    break
+            else:
+                raise ConversionError("tf.cond Merges depend on each other in a cycle outside any loop.")
+            del groups[key]
+            pred = Node(graph, key[0]).out_port(key[1])
+            if any(is_op(Node(graph, n), *LOOP_OPS) for branch in branches for n in branch):
+                for merge, taken in group:
+                    self._replace_merge(merge, pred, source(merge, taken[0]), source(merge, taken[1]), taken)
+            else:
+                self._cond_to_if(graph, pred, group, branches)
+
+    def _branch(self, graph, key: tuple, side: int, group: list) -> list[str]:
+        """The nodes of one branch of the cond on predicate ``key``: what the group's values for
+        ``side`` compute from the Switch outputs ``side`` of that predicate (producers first)."""
+        ids = {m.id for m, _ in group}
+        reached: set[str] = set()
+        stack = [c.id for t in ("Switch", "RefSwitch") for s in graph.nodes_by_op(framework_op_name("tf", t))
+                 if switch_pred(s) == key for c in consumers(s.out_port(side))]
+        while stack:
+            nid = stack.pop()
+            if nid in reached or nid in ids:
+                continue
+            reached.add(nid)
+            node = Node(graph, nid)
+            if not is_op(node, "NextIteration", "RefNextIteration"):
+                stack += [c.id for p in node.out_ports().values() for c in consumers(p)]
+        values = [source(merge, taken[1 - side]) for merge, taken in group]
+        return ancestors(graph, values, lambda n: n.id not in reached)
+
+    def _cond_to_if(self, graph, pred: Port, group: list, branches: list[list[str]]) -> None:
+        label = group[0][0].name
+        outer: list[Port] = []
+        in_map, out_map, bodies = [], [], {}
+        for side, name, order in ((1, "then_body", branches[0]), (0, "else_body", branches[1])):
+            body = new_body(graph)
+            bb = OpBuilder(body, f"{label}/{name}")
+            params: dict[tuple, Port] = {}
+
+            def feed(port: Port, bb=bb, params=params, name=name) -> Port:
+                if is_op(port.node, "Switch", "RefSwitch") and switch_pred(port.node) == (pred.node.id, pred.idx):
+                    port = source(port.node, 0)
+                if port.node.op == "Const":
+                    return bb.const(port.data.get_value(), name=port.node.name,
+                                    element_type=port.node.get("element_type"))
+                key = (port.node.id, port.idx)
+                if key not in params:
+                    if port not in outer:
+                        outer.append(port)
+                    p = bb.node("Parameter", name=f"{label}/{name}/{port.node.name}")
+                    in_map.append(port_entry(1 + outer.index(port), p, name))
+                    params[key] = p.out_port(0)
+                return params[key]
+            mapping = copy_nodes(graph, body, order, feed, share_bodies=True)
+            for i, (merge, taken) in enumerate(group):
+                value = source(merge, taken[1 - side])
+                out = Node(body, mapping[value.node.id]).out_port(value.idx) if value.node.id in mapping \
+                    else feed(value)
+                out_map.append(port_entry(i, bb.node("Result", out, name=f"{merge.name}/{name}"), name))
+            bodies[name] = body
+        b = OpBuilder(graph, label)
+        new = b.node("If", pred, *outer, name=f"{label}/If", bodies=bodies, input_port_map=in_map,
+                     output_port_map=out_map, num_outputs=len(group))
+        for i, (merge, taken) in enumerate(group):
+            self._replace_merge(merge, pred, new.out_port(i), None, taken)
+        for nid in reversed(branches[0] + branches[1]):
+            if nid in graph and not any(p.is_connected() for p in Node(graph, nid).out_ports().values()):
+                graph.remove_node(nid)
+
+    @staticmethod
+    def _replace_merge(merge: Node, pred: Port, then: Port, otherwise: Port | None, taken: tuple) -> None:
+        """Merge output 0 -> ``then`` when ``otherwise`` is None (an If's output), the value
+        chosen by a constant ``pred``, or a Select; output 1 (the index of the input taken)
+        likewise."""
+        bld = OpBuilder(merge.graph, merge.name)
         known = const_scalar(skip_identity(pred))
-        if known is not None:     # a frozen flag (is_training...): the branch not taken goes
-            outputs = {0: lambda: then if known else other,
+        if known is not None:
+            outputs = {0: lambda: then if known else otherwise,
                        1: lambda: bld.const(np.array(taken[0] if known else taken[1], np.int32))}
         else:
-            outputs = {0: lambda: bld.Select(pred, then, other),
+            outputs = {0: lambda: then if otherwise is None else bld.Select(pred, then, otherwise),
                        1: lambda: bld.Select(pred, np.array(taken[0], np.int32), np.array(taken[1], np.int32))}
         for idx, port in merge.out_ports().items():
             if port.is_connected():
                 port.get_connection().set_source(outputs[idx]())
-        for i in ins:
+        for i in list(merge.in_ports()):
             merge.in_port(i).disconnect()
-        graph.remove_node(merge.id)
+        merge.graph.remove_node(merge.id)
 
 
 class LoopVar:

@@ -1,5 +1,5 @@
 """Layer tests of TensorFlow 1 control flow frames (Switch/Merge/Enter/Exit/NextIteration/
-LoopCond) built with tf.compat.v1, frozen and compared with TensorFlow: tf.cond -> Select,
+LoopCond) built with tf.compat.v1, frozen and compared with TensorFlow: tf.cond -> If (Select around loops, the branch taken for a constant predicate),
 tf.while_loop -> Loop (nested, with invariants, counters and conditions of several variables)."""
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ def test_cond(tmp_path, flag):
     def build(x, f):
         return v1.cond(f[0] > 0, lambda: tf.nn.relu(x) * 2.0, lambda: x - 1.0)
     xml = check_tf1(tmp_path, build, [random((2, 3)), np.array([flag], np.int32)])
-    assert "Select" in ir_op_types(xml)
+    assert "If" in ir_op_types(xml)
 
 
 @pytest.mark.parametrize("flag", [True, False])
@@ -121,3 +121,20 @@ def test_cond_on_a_frozen_flag_keeps_one_branch(tmp_path, training):
     xml = check_tf1(tmp_path, build, [random((2, 3))])
     types = ir_op_types(xml)
     assert "Select" not in types and ("Exp" in types) != training
+
+
+@pytest.mark.parametrize("flag", [1, -1])
+def test_cond_with_branches_of_different_shapes(tmp_path, flag):
+    """Only the branch taken runs (an If), so the branches may disagree on the shape."""
+    def build(x, f):
+        return v1.cond(f[0] > 0, lambda: tf.reshape(x, [-1]) * 2.0, lambda: tf.reduce_sum(x, keepdims=True)[0])
+    check_tf1(tmp_path, build, [random((2, 3)), np.array([flag], np.int32)])
+
+
+@pytest.mark.parametrize("flag", [1, -1])
+def test_while_inside_cond(tmp_path, flag):
+    def build(x, f):
+        def looped():
+            return v1.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2.0), [tf.constant(0), x])[1]
+        return v1.cond(f[0] > 0, looped, lambda: x + 1.0)
+    check_tf1(tmp_path, build, [random((2, 3)), np.array([flag], np.int32)])
