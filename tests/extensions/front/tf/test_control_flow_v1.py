@@ -1,6 +1,7 @@
 """Layer tests of TensorFlow 1 control flow frames (Switch/Merge/Enter/Exit/NextIteration/
-LoopCond) built with tf.compat.v1, frozen and compared with TensorFlow: tf.cond -> If (Select around loops, the branch taken for a constant predicate),
-tf.while_loop -> Loop (nested, with invariants, counters and conditions of several variables)."""
+LoopCond) built with tf.compat.v1, frozen and compared with TensorFlow: tf.cond -> If (Select
+around loops, the branch taken for a constant predicate), tf.while_loop -> Loop (nested, with
+invariants, counters and conditions of several variables)."""
 import numpy as np
 import pytest
 import tensorflow as tf
