@@ -265,16 +265,12 @@ class TfV1ControlFlow(Transform):
                 self._replace_merge(merge, pred, source(merge, taken[0]), source(merge, taken[1]), taken)
             else:
                 groups[(pred.node.id, pred.idx)].append((merge, taken))
-        while groups:
-            pending = {m.id for group in groups.values() for m, _ in group}
-            for key, group in groups.items():
-                ids = {m.id for m, _ in group}
-                branches = [self._branch(graph, key, side, group) for side in (1, 0)]
-                if not any(n in pending and n not in ids for branch in branches for n in branch):
-                    break
-            else:
-                raise ConversionError("tf.cond Merges depend on each other in a cycle outside any loop.")
-            del groups[key]
+        merge_ids = {m.id for group in groups.values() for m, _ in group}
+        inner = {key: sum(n in merge_ids for side in (1, 0) for n in self._branch(graph, key, side, group))
+                 for key, group in groups.items()}     # an enclosing cond holds more Merges than those it holds
+        for key in sorted(groups, key=lambda k: inner[k]):
+            group = groups[key]
+            branches = [self._branch(graph, key, side, group) for side in (1, 0)]
             pred = Node(graph, key[0]).out_port(key[1])
             if any(is_op(Node(graph, n), *LOOP_OPS) for branch in branches for n in branch):
                 for merge, taken in group:

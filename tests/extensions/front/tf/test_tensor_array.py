@@ -116,3 +116,31 @@ def test_tensor_list_reserve_with_known_element_shape(tmp_path):
         lst = tf.raw_ops.TensorListSetItem(input_handle=lst, index=2, item=x)
         return tf.raw_ops.TensorListStack(input_handle=lst, element_shape=[3], element_dtype=tf.float32)
     check_tf(tmp_path, fn, [random((3,))])
+
+
+def test_tensor_lists_in_a_lowered_tf2_loop(tmp_path):
+    """A tf.function frozen with lower_control_flow=True: the TensorArrays are TensorLists in
+    a Switch/Merge frame (read at the counter from a list made from a tensor, written at it)."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    from tests.utils.runtime import assert_close, run_ir
+    from tests.utils.tf_models import convert_pb, write_pb
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2, 4], tf.float32)])
+    def fn(x):
+        steps = tf.shape(x)[0]
+        inputs = tf.TensorArray(tf.float32, size=steps).unstack(x)
+        outputs = tf.TensorArray(tf.float32, size=steps)
+
+        def body(t, h, out):
+            h = tf.tanh(tf.matmul(inputs.read(t), W) + h)
+            return t + 1, h, out.write(t, h)
+        _, h, out = tf.while_loop(lambda t, h, out: t < steps, body, [tf.constant(0), tf.zeros_like(x[0]), outputs])
+        return out.stack(), h
+    frozen = convert_variables_to_constants_v2(fn.get_concrete_function(), lower_control_flow=True)
+    graph_def = frozen.graph.as_graph_def()
+    assert {"Enter", "TensorListSetItem", "TensorListGetItem"} <= {n.op for n in graph_def.node}
+    xml = convert_pb(write_pb(graph_def, tmp_path / "model.pb"), tmp_path / "ir",
+                     input=frozen.inputs[0].name.split(":")[0])
+    x = random((5, 2, 4))
+    assert_close(run_ir(xml, [x]), [r.numpy() for r in fn(x)])
