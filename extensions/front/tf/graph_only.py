@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.tf.tensor_array import resized
 from extensions.load.tf.attributes import TfExtractor
 from extensions.load.tf.graph_only import TABLES
 from mo.errors import ConversionError
@@ -149,13 +150,6 @@ def lookup_table_size(node, b):
 
 
 # ------------------------------------------------------------------------------ ragged tensors
-def resized(b, x, n: int):
-    """1-D i64 ``x`` cut to ``n`` elements or padded with zeros up to ``n``."""
-    missing = b.Maximum(b.Subtract(np.int64(n), b.Gather(b.ShapeOf(x), np.int64(0), np.int64(0))), np.int64(0))
-    padded = b.Concat(x, b.Broadcast(np.int64(0), b.Reshape(missing, i64(1), special_zero=False)), axis=0)
-    return b.Slice(padded, i64(0), i64(n), i64(1), i64(0))
-
-
 def row_bounds(node, b, splits_port):
     """(row starts, row lengths) of a ragged tensor's row_splits, as 1-D i64 tensors."""
     splits = convert(b, splits_port, "i64")
@@ -183,7 +177,8 @@ def ragged_to_tensor(node, b):
     shape = node.in_port(0).data.get_value()
     shape = [int(d) for d in shape.reshape(-1)] if shape is not None and shape.ndim == 1 else []
     if shape and shape[0] >= 0:
-        starts, lengths = resized(b, starts, shape[0]), resized(b, lengths, shape[0])
+        rows = np.int64(shape[0])
+        starts, lengths = resized(b, starts, rows), resized(b, lengths, rows)
     width = b.const(np.int64(shape[1])) if len(shape) > 1 and shape[1] >= 0 else longest(b, lengths)
     column = b.Range(np.int64(0), width, np.int64(1), output_type="i64")                 # [W]
     index = b.Add(b.Unsqueeze(starts, i64(1)), column)                                  # [R, W]

@@ -204,7 +204,13 @@ def tensor_list_get(node, b):
 
 @translator("tf", "TensorListSetItem")
 def tensor_list_set_item(node, b):
-    return [set_item(b, src(node, 0), src(node, 1), src(node, 2))]
+    """With ``resize_if_index_out_of_bounds`` (a dynamic-size TensorArray) a write past the end
+    first grows the list."""
+    contents, index = src(node, 0), src(node, 1)
+    if TfExtractor.attr(node, "resize_if_index_out_of_bounds", False):
+        needed = b.Add(convert(b, index, "i64"), np.int64(1))
+        contents = resized(b, contents, b.Maximum(needed, first_dim(b, contents)))
+    return [set_item(b, contents, index, src(node, 2))]
 
 
 @translator("tf", "TensorListScatterIntoExistingList")
@@ -243,12 +249,15 @@ def tensor_list_push_back(node, b):
 @translator("tf", "TensorListResize")
 def tensor_list_resize(node, b):
     """Cut to ``size`` elements, or padded with zero elements up to it."""
-    contents, size = src(node, 0), convert(b, src(node, 1), "i64")
-    shape = shape_of(b, contents)
+    return [resized(b, src(node, 0), convert(b, src(node, 1), "i64"))]
+
+
+def resized(b, contents, size):
+    """``contents`` cut to ``size`` (a 0-d i64 port) elements or padded with zero elements."""
     missing = b.Maximum(b.Subtract(size, first_dim(b, contents)), np.int64(0))
-    et = contents.data.get_dtype()
-    padded = b.Concat(contents, zeros(b, missing, dims_slice(b, shape, 1), et), axis=0)
-    return [b.Slice(padded, i64(0), b.Reshape(size, i64(1), special_zero=False), i64(1), i64(0))]
+    padding = zeros(b, missing, dims_slice(b, shape_of(b, contents), 1), contents.data.get_dtype())
+    padded = b.Concat(contents, padding, axis=0)
+    return b.Slice(padded, i64(0), b.Reshape(size, i64(1), special_zero=False), i64(1), i64(0))
 
 
 @translator("tf", "TensorListConcatV2", "TensorListConcat")

@@ -144,3 +144,20 @@ def test_tensor_lists_in_a_lowered_tf2_loop(tmp_path):
                      input=frozen.inputs[0].name.split(":")[0])
     x = random((5, 2, 4))
     assert_close(run_ir(xml, [x]), [r.numpy() for r in fn(x)])
+
+
+def test_tensor_lists_carried_through_a_functional_while(tmp_path):
+    """Lists used otherwise than read or written at the counter are carried as their contents:
+    an element rewritten on every iteration, a sequence read backwards, a list that grows."""
+    def fn(x):
+        steps = tf.shape(x)[0]
+        seq = tf.TensorArray(tf.float32, size=steps, element_shape=[3]).unstack(x)
+        acc = tf.TensorArray(tf.float32, size=1, element_shape=[3], clear_after_read=False).write(0, tf.zeros([3]))
+        grown = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[3])
+
+        def body(t, acc, grown):
+            item = seq.read(steps - 1 - t)
+            return t + 1, acc.write(0, acc.read(0) * 0.5 + item), grown.write(grown.size(), item * 2.0)
+        _, acc, grown = tf.while_loop(lambda t, *_: t < steps, body, [tf.constant(0), acc, grown])
+        return acc.stack(), grown.stack(), grown.size()
+    check_tf(tmp_path, fn, [random((4, 3))])
