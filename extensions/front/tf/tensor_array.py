@@ -164,10 +164,14 @@ def tensor_array_scatter(node, b):
 def tensor_array_split(node, b):
     """The value cut into pieces of ``lengths`` along axis 0: the array's elements all have one
     shape, so the pieces are equal."""
-    value, lengths = src(node, 1), src(node, 2)
+    return [equal_pieces(b, src(node, 1), src(node, 2))]
+
+
+def equal_pieces(b, value, lengths):
+    """Contents made of ``value`` cut along axis 0 into len(lengths) pieces of one length."""
     count = b.Reshape(first_dim(b, lengths), i64(1), special_zero=False)
     target = b.Concat(count, i64(-1), dims_slice(b, shape_of(b, value), 1), axis=0)
-    return [b.Reshape(value, target, special_zero=False)]
+    return b.Reshape(value, target, special_zero=False)
 
 
 @translator("tf", "TensorArraySizeV3")
@@ -264,3 +268,29 @@ def resized(b, contents, size):
 def tensor_list_concat(node, b):
     return concat_elements(b, src(node, 0))
 
+
+
+@translator("tf", "TensorListPopBack")
+def tensor_list_pop_back(node, b):
+    """(the list without its last element, the last element)."""
+    contents = src(node, 0)
+    rest = b.Slice(contents, i64(0), i64(-1), i64(1), i64(0))
+    return [rest, b.Gather(contents, np.int64(-1), np.int64(0))]
+
+
+@translator("tf", "TensorListScatter", "TensorListScatterV2")
+def tensor_list_scatter(node, b):
+    """A new list with tensor[j] at indices[j]; num_elements (V2, -1: unknown) or max(indices)+1
+    elements."""
+    value, indices = src(node, 0), convert(b, src(node, 1), "i64")
+    count = b.Add(b.ReduceMax(b.Concat(indices, i64(-1), axis=0), i64(0), keep_dims=False), np.int64(1))
+    if node.fw_op == "TensorListScatterV2":
+        given = convert(b, src(node, 3), "i64")
+        count = b.Select(b.Less(given, np.int64(0)), count, given)
+    contents = zeros(b, count, dims_slice(b, shape_of(b, value), 1), value.data.get_dtype())
+    return [set_items(b, contents, indices, value)]
+
+
+@translator("tf", "TensorListSplit")
+def tensor_list_split(node, b):
+    return [equal_pieces(b, src(node, 0), src(node, 2))]

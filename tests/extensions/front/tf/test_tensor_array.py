@@ -161,3 +161,18 @@ def test_tensor_lists_carried_through_a_functional_while(tmp_path):
         _, acc, grown = tf.while_loop(lambda t, *_: t < steps, body, [tf.constant(0), acc, grown])
         return acc.stack(), grown.stack(), grown.size()
     check_tf(tmp_path, fn, [random((4, 3))])
+
+
+def test_tensor_list_pop_scatter_split(tmp_path):
+    def fn(x):
+        shape = tf.constant([3], tf.int32)
+        lst = tf.raw_ops.TensorListFromTensor(tensor=x, element_shape=shape)
+        rest, last = tf.raw_ops.TensorListPopBack(input_handle=lst, element_shape=shape, element_dtype=tf.float32)
+        scattered = tf.raw_ops.TensorListScatter(tensor=x, indices=[2, 0], element_shape=shape)
+        scattered2 = tf.raw_ops.TensorListScatterV2(tensor=x, indices=[1, 0], element_shape=shape, num_elements=4)
+        split = tf.raw_ops.TensorListSplit(tensor=tf.reshape(x, [6]), element_shape=shape,
+                                           lengths=tf.constant([3, 3], tf.int64))
+        stack = lambda t: tf.raw_ops.TensorListStack(input_handle=t, element_shape=shape,  # noqa: E731
+                                                     element_dtype=tf.float32)
+        return stack(rest), last, stack(scattered), stack(scattered2), stack(split)
+    check_tf(tmp_path, fn, [random((2, 3))])
