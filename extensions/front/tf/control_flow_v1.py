@@ -49,7 +49,7 @@ LOOP_OPS = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIte
 COND_OPS = ("Switch", "RefSwitch", "Merge", "RefMerge")
 SEQUENCE_WRITES = {"TensorArrayWriteV3": (3, 1, 2), "TensorListSetItem": (0, 1, 2)}   # list, index, item ports
 FRESH_SEQUENCES = {"TensorArrayV3": 1, "TensorListReserve": 0, "EmptyTensorList": 0}   # op -> its list output
-PASS = ("Identity", "IdentityN", "Snapshot", "StopGradient")
+PASS = ("Identity", "IdentityN", "Snapshot", "StopGradient", "PlaceholderWithDefault")
 
 
 @translator("tf", *LOOP_OPS, *COND_OPS)

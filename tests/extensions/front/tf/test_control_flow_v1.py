@@ -139,3 +139,13 @@ def test_while_inside_cond(tmp_path, flag):
             return v1.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2.0), [tf.constant(0), x])[1]
         return v1.cond(f[0] > 0, looped, lambda: x + 1.0)
     check_tf1(tmp_path, build, [random((2, 3)), np.array([flag], np.int32)])
+
+
+def test_cond_on_a_learning_phase_with_a_default(tmp_path):
+    """Keras' learning phase: a PlaceholderWithDefault(False) that is not named as an input is
+    its default, so only the inference branch is kept."""
+    def build(x):
+        phase = v1.placeholder_with_default(False, [], name="learning_phase")
+        return v1.cond(phase, lambda: x * 0.5, lambda: tf.exp(x))
+    xml = check_tf1(tmp_path, build, [random((2, 3))])
+    assert "If" not in ir_op_types(xml) and "Exp" in ir_op_types(xml)
