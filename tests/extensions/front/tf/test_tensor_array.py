@@ -176,3 +176,30 @@ def test_tensor_list_pop_scatter_split(tmp_path):
                                                      element_dtype=tf.float32)
         return stack(rest), last, stack(scattered), stack(scattered2), stack(split)
     check_tf(tmp_path, fn, [random((2, 3))])
+
+
+class TanhCell:
+    """A minimal RNN cell for tf.compat.v1.nn.dynamic_rnn (Keras 3 has no v1 cells)."""
+
+    output_size = 4
+    state_size = 4
+
+    def zero_state(self, batch_size, dtype):
+        return tf.zeros([batch_size, 4], dtype)
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        return self.zero_state(batch_size, dtype)
+
+    def __call__(self, inputs, state, scope=None):
+        h = tf.tanh(tf.matmul(inputs, W) + state)
+        return h, h
+
+
+@pytest.mark.parametrize("lengths", [False, True])
+def test_dynamic_rnn(tmp_path, lengths):
+    """tf.compat.v1.nn.dynamic_rnn itself: batch-major input, optional sequence lengths (the
+    loop then copies the state through for finished sequences)."""
+    def build(x, *n):
+        return v1.nn.dynamic_rnn(TanhCell(), x, sequence_length=n[0] if n else None, dtype=tf.float32)
+    inputs = [random((3, 5, 4))] + ([np.array([5, 2, 0], np.int32)] if lengths else [])
+    check_tf1(tmp_path, build, inputs, dynamic_batch=True)
