@@ -161,9 +161,12 @@ class TfV1ControlFlow(Transform):
             frames = self._frames(graph)
             if not frames:
                 break
-            name, members = next((f, m) for f, m in frames.items() if not any(
-                is_op(Node(graph, n), "Enter", "RefEnter") and self._frame_name(Node(graph, n)) != f for n in m))
-            Frame(graph, name, members).convert()
+            innermost = [(f, m) for f, m in frames.items() if not any(
+                is_op(Node(graph, n), "Enter", "RefEnter") and self._frame_name(Node(graph, n)) != f for n in m)]
+            if not innermost:
+                raise ConversionError(f"The tf.while_loop frames {sorted(frames)} enter each other: the model is "
+                                      f"corrupt.")
+            Frame(graph, *innermost[0]).convert()
 
     @staticmethod
     def _is_loop_merge(merge: Node) -> bool:

@@ -203,3 +203,15 @@ def test_dynamic_rnn(tmp_path, lengths):
         return v1.nn.dynamic_rnn(TanhCell(), x, sequence_length=n[0] if n else None, dtype=tf.float32)
     inputs = [random((3, 5, 4))] + ([np.array([5, 2, 0], np.int32)] if lengths else [])
     check_tf1(tmp_path, build, inputs, dynamic_batch=True)
+
+
+def test_tensor_array_written_backwards_in_a_loop(tmp_path):
+    """Written at steps-1-t (not the counter): the array is carried through the loop as its
+    contents, which its element shape lets the converter create."""
+    def build(x):
+        steps = tf.shape(x)[0]
+        out = tf.TensorArray(tf.float32, size=steps, element_shape=[2, 4])
+        _, out = v1.while_loop(lambda t, o: t < steps, lambda t, o: (t + 1, o.write(steps - 1 - t, x[t] * 2.0)),
+                               [tf.constant(0), out])
+        return out.stack()
+    check_tf1(tmp_path, build, [random((3, 2, 4))], dynamic_batch=True)
