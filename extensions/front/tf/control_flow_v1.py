@@ -213,28 +213,22 @@ class TfV1ControlFlow(Transform):
 
     @staticmethod
     def _switch_reach(graph, port: Port) -> set[tuple]:
-        """The (predicate tensor, Switch output) pairs ``port`` depends on, not looking past a
+        """The (predicate tensor, Switch output) pairs ``port`` depends on: the nearest Switches
+        (Merges are converted producers first, so those of the cond itself), not looking past a
         loop's back edges (a constant in a branch is tied to it by the loader: see
         extensions/load/tf/graph_builder.py:branch_pivots)."""
         reach = set()
         seen = set()
-        stack = [port.node.id]
+        stack = [port]
         while stack:
-            nid = stack.pop()
-            if nid in seen:
+            src = stack.pop()
+            if is_op(src.node, "Switch", "RefSwitch"):
+                reach.add((switch_pred(src.node), src.idx))
                 continue
-            seen.add(nid)
-            node = Node(graph, nid)
-            if is_op(node, "NextIteration", "RefNextIteration", "Enter", "RefEnter"):
+            if src.node.id in seen or is_op(src.node, "NextIteration", "RefNextIteration", "Enter", "RefEnter"):
                 continue
-            for src in [source(node, i) for i in node.in_ports()]:
-                if is_op(src.node, "Switch", "RefSwitch"):
-                    pred = skip_identity(source(src.node, 1))
-                    reach.add(((pred.node.id, pred.idx), src.idx))
-                stack.append(src.node.id)
-        if is_op(port.node, "Switch", "RefSwitch"):
-            pred = skip_identity(source(port.node, 1))
-            reach.add(((pred.node.id, pred.idx), port.idx))
+            seen.add(src.node.id)
+            stack += [source(src.node, i) for i in src.node.in_ports()]
         return reach
 
     def _merge_choice(self, graph, merge: Node) -> tuple[Port, tuple]:
@@ -257,46 +251,82 @@ class TfV1ControlFlow(Transform):
                               f"inputs; convert the functional If form (TensorFlow 2 control flow) instead.")
 
     def _convert_conds(self, graph) -> None:
-        """Each group of tf.cond Merges on one predicate -> one If (innermost first); a constant
-        predicate keeps the branch taken; a cond around a loop -> Select."""
+        """tf.cond Merges -> If, producers first (an inner or an earlier cond is converted, and
+        its Switches gone, before the predicate of a later one is looked for). The Merges of one
+        tf.cond (one name scope, one predicate) make one If; a constant predicate keeps the
+        branch taken; a cond around a loop becomes Selects."""
         merges = [n for t in ("Merge", "RefMerge") for n in graph.nodes_by_op(framework_op_name("tf", t))
                   if not self._is_loop_merge(n)]
-        groups: dict[tuple, list] = defaultdict(list)
-        for merge in merges:
+        if not merges:
+            return
+        ids = {m.id for m in merges}
+        order = [n for n in ancestors(graph, [m.out_port(0) for m in merges],
+                                      lambda n: is_op(n, "NextIteration", "RefNextIteration")) if n in ids]
+        handled: set[str] = set()
+        for mid in order:
+            if mid in handled:
+                continue
+            merge = Node(graph, mid)
             pred, taken = self._merge_choice(graph, merge)
-            if const_scalar(skip_identity(pred)) is not None:
-                self._replace_merge(merge, pred, source(merge, taken[0]), source(merge, taken[1]), taken)
-            else:
-                groups[(pred.node.id, pred.idx)].append((merge, taken))
-        merge_ids = {m.id for group in groups.values() for m, _ in group}
-        inner = {key: sum(n in merge_ids for side in (1, 0) for n in self._branch(graph, key, side, group))
-                 for key, group in groups.items()}     # an enclosing cond holds more Merges than those it holds
-        for key in sorted(groups, key=lambda k: inner[k]):
-            group = groups[key]
+            key = (pred.node.id, pred.idx)
+            scope = merge.name.rpartition("/")[0]
+            group = [(merge, taken)]
+            for other in order:
+                node = Node(graph, other) if other not in handled and other != mid and other in graph else None
+                if node is not None and node.name.rpartition("/")[0] == scope:
+                    other_pred, other_taken = self._merge_choice(graph, node)
+                    if (other_pred.node.id, other_pred.idx) == key:
+                        group.append((node, other_taken))
             branches = [self._branch(graph, key, side, group) for side in (1, 0)]
-            pred = Node(graph, key[0]).out_port(key[1])
-            if any(is_op(Node(graph, n), *LOOP_OPS) for branch in branches for n in branch):
-                for merge, taken in group:
-                    self._replace_merge(merge, pred, source(merge, taken[0]), source(merge, taken[1]), taken)
-            else:
+            pending = ids - handled - {m.id for m, _ in group}
+            if len(group) > 1 and any(n in pending for branch in branches for n in branch):
+                group = group[:1]       # another Merge of the scope waits for a cond inside it
+                branches = [self._branch(graph, key, side, group) for side in (1, 0)]
+            handled |= {m.id for m, _ in group}
+            switches = self._switches(graph, key, branches, group)
+            if const_scalar(pred) is None and not any(is_op(Node(graph, n), *LOOP_OPS) for b in branches for n in b):
                 self._cond_to_if(graph, pred, group, branches)
+            else:
+                for m, m_taken in group:
+                    self._replace_merge(m, pred, source(m, m_taken[0]), source(m, m_taken[1]), m_taken)
+            for switch in switches:
+                if switch.id in graph:
+                    for port in switch.out_ports().values():
+                        port.get_connection().set_source(source(switch, 0))
+                    graph.remove_node(switch.id)
+
+    @staticmethod
+    def _switches(graph, key: tuple, branches: list[list[str]], group: list) -> list[Node]:
+        """The Switches on predicate ``key`` that only the group's branches and Merges read."""
+        readers = [Node(graph, n) for branch in branches for n in branch] + [m for m, _ in group]
+        inside = {n.id for n in readers}
+        found = {}
+        for node in readers:
+            for i in node.in_ports():
+                src = source(node, i).node
+                if is_op(src, "Switch", "RefSwitch") and switch_pred(src) == key and all(
+                        c.id in inside for p in src.out_ports().values() for c in consumers(p)):
+                    found[src.id] = src
+        return list(found.values())
+
+    @staticmethod
+    def _is_switch_output(port: Port, key: tuple, side: int) -> bool:
+        return port.idx == side and is_op(port.node, "Switch", "RefSwitch") and switch_pred(port.node) == key
 
     def _branch(self, graph, key: tuple, side: int, group: list) -> list[str]:
         """The nodes of one branch of the cond on predicate ``key``: what the group's values for
         ``side`` compute from the Switch outputs ``side`` of that predicate (producers first)."""
-        ids = {m.id for m, _ in group}
+        values = [source(merge, taken[1 - side]) for merge, taken in group]
+        around = set(ancestors(graph, values, lambda n: is_op(n, "Switch", "RefSwitch", "NextIteration",
+                                                              "RefNextIteration", "Enter", "RefEnter")))
         reached: set[str] = set()
-        stack = [c.id for t in ("Switch", "RefSwitch") for s in graph.nodes_by_op(framework_op_name("tf", t))
-                 if switch_pred(s) == key for c in consumers(s.out_port(side))]
+        stack = [n for n in around for i, src in Node(graph, n).in_ports().items()
+                 if self._is_switch_output(src.get_source(), key, side)]
         while stack:
             nid = stack.pop()
-            if nid in reached or nid in ids:
-                continue
-            reached.add(nid)
-            node = Node(graph, nid)
-            if not is_op(node, "NextIteration", "RefNextIteration"):
-                stack += [c.id for p in node.out_ports().values() for c in consumers(p)]
-        values = [source(merge, taken[1 - side]) for merge, taken in group]
+            if nid not in reached and nid in around:
+                reached.add(nid)
+                stack += [c.id for p in Node(graph, nid).out_ports().values() for c in consumers(p)]
         return ancestors(graph, values, lambda n: n.id not in reached)
 
     def _cond_to_if(self, graph, pred: Port, group: list, branches: list[list[str]]) -> None:

@@ -149,3 +149,15 @@ def test_cond_on_a_learning_phase_with_a_default(tmp_path):
         return v1.cond(phase, lambda: x * 0.5, lambda: tf.exp(x))
     xml = check_tf1(tmp_path, build, [random((2, 3))])
     assert "If" not in ir_op_types(xml) and "Exp" in ir_op_types(xml)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_chained_conds_on_one_predicate(tmp_path, flag):
+    """Each cond reads the one before it: its predicate is found once the earlier cond is an If."""
+    def build(x, f):
+        for _ in range(4):
+            x = v1.cond(f, lambda: tf.nn.relu(x) * 1.5, lambda: x - 0.5)
+            x = tf.tanh(x) + x
+        return x
+    xml = check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
+    assert ir_op_types(xml).count("If") == 4
