@@ -23,7 +23,8 @@ def test_cond(tmp_path, flag):
 def test_cond_with_a_constant_branch_and_two_outputs(tmp_path, flag):
     def build(x, f):
         return v1.cond(f, lambda: (x * 3.0, tf.reduce_sum(x)), lambda: (tf.ones_like(x), tf.constant(7.0)))
-    check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
+    xml = check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
+    assert ir_op_types(xml).count("If") == 1
 
 
 @pytest.mark.parametrize("a, b", [(1, 1), (1, -1), (-1, 1), (-1, -1)])
