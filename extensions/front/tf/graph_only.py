@@ -52,10 +52,20 @@ ADVICE = ("Freeze the graph for inference first (tf.compat.v1.graph_util.convert
           "--input/--output.")
 
 
+INITIALIZED = ("IsVariableInitialized", "VarIsInitializedOp")
+
+
+def frozen_variable_check(node) -> bool:
+    """Whether ``node`` asks if a variable that freezing made a constant is initialized."""
+    return node.fw_op in INITIALIZED and node.in_port(0).get_source().node.op == "Const"
+
+
 @translator("tf", *GRAPH_ONLY)
 def graph_only(node, b):
     """Refused as a whole by RefuseGraphOnlyOps before translation; kept registered so that
-    extraction does not report them as unknown."""
+    extraction does not report them as unknown. A frozen variable is initialized."""
+    if frozen_variable_check(node):
+        return [b.const(np.array(True))]
     raise ConversionError(f"{node.fw_op} only exists in a graph that is not frozen for inference. {ADVICE}")
 
 
@@ -102,7 +112,8 @@ class RefuseGraphOnlyOps(Transform):
         found: dict[str, list[str]] = {}
         for node in graph.op_nodes():
             fw_op = node.get("fw_op")
-            if node.get("translate") and (fw_op in GRAPH_ONLY or fw_op in LOOKUPS and node.get("tf_table") is None):
+            if node.get("translate") and (fw_op in GRAPH_ONLY or fw_op in LOOKUPS and node.get("tf_table") is None) \
+                    and not frozen_variable_check(node):
                 found.setdefault(fw_op, []).append(node.name)
         if not found:
             return

@@ -150,3 +150,18 @@ def test_string_processing_is_refused(tmp_path):
     with pytest.raises(ConversionError, match=r"string operations.*StringLower \(StringLower\); "
                                               r"StringToHashBucketFast .*--input"):
         convert_pb(write_pb(graph_def, tmp_path / "model.pb"), tmp_path / "ir", output="y")
+
+
+def test_initialization_check_of_a_frozen_variable(tmp_path):
+    """Freezing makes the variable a constant and leaves IsVariableInitialized reading it: true."""
+    def build(session):
+        x = v1.placeholder(tf.float32, [2], name="x")
+        w = v1.get_variable("w", initializer=np.full(2, 3.0, np.float32), use_resource=False)
+        tf.identity(x * w * tf.cast(v1.is_variable_initialized(w), tf.float32), name="y")
+        session.run(v1.global_variables_initializer())
+        return v1.graph_util.convert_variables_to_constants(session, session.graph.as_graph_def(), ["y"])
+    _, frozen = graph_def_of(build)
+    assert "IsVariableInitialized" in {n.op for n in frozen.node}
+    xml = convert_pb(write_pb(frozen, tmp_path / "model.pb"), tmp_path / "ir", output="y")
+    x = random((2,))
+    assert_close(run_ir(xml, [x]), [x * 3.0])
