@@ -103,3 +103,48 @@ def random(shape, dtype=np.float32, seed: int = 0, low: float = -2.0, high: floa
     if dtype == np.bool_:
         return rng.random(shape) > 0.5
     return rng.uniform(low, high, shape).astype(dtype)
+
+
+# ---------------------------------------------------------------- TF1 graphs (helper tf-cf)
+def tf1_graph(build, inputs: list[np.ndarray], control_flow_v2: bool = False, dynamic_batch: bool = False):
+    """(frozen GraphDef, input names, output names, TensorFlow's outputs) of a tf.compat.v1
+    graph: ``build(*placeholders)`` returns the output tensors; control flow v1 (Switch/Merge/
+    Enter/Exit frames, TensorArrayV3) unless ``control_flow_v2``; variables are frozen; with
+    ``dynamic_batch`` the placeholders' first dims are unknown."""
+    import tensorflow as tf
+    from tensorflow.python.ops import control_flow_util
+    v1 = tf.compat.v1
+    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
+    control_flow_util.ENABLE_CONTROL_FLOW_V2 = control_flow_v2
+    try:
+        graph = tf.Graph()
+        with graph.as_default():
+            shapes = [(None,) + x.shape[1:] if dynamic_batch and x.ndim else x.shape for x in inputs]
+            placeholders = [v1.placeholder(tf.as_dtype(x.dtype), shape, name=f"x{i}")
+                            for i, (x, shape) in enumerate(zip(inputs, shapes))]
+            outputs = tf.nest.flatten(build(*placeholders))
+            outputs = [tf.identity(o, name=f"y{i}") for i, o in enumerate(outputs)]
+            with v1.Session(graph=graph) as session:
+                session.run(v1.global_variables_initializer())
+                expected = session.run(outputs, dict(zip(placeholders, inputs)))
+                graph_def = v1.graph_util.convert_variables_to_constants(
+                    session, graph.as_graph_def(), [o.op.name for o in outputs])
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+    return graph_def, [p.op.name for p in placeholders], [o.op.name for o in outputs], expected
+
+
+def check_tf1(tmp_path, build, inputs: list, rtol: float = 1e-4, atol: float = 1e-4, control_flow_v2: bool = False,
+              dynamic_batch: bool = False, **options) -> str:
+    """Build a tf.compat.v1 graph (see ``tf1_graph``), convert it, run the IR on ``inputs`` and
+    assert the outputs match TensorFlow's; returns the IR path."""
+    from tests.utils.runtime import assert_close, run_ir
+    inputs = [np.asarray(x) for x in inputs]
+    os.makedirs(tmp_path, exist_ok=True)
+    graph_def, names, outputs, expected = tf1_graph(build, inputs, control_flow_v2, dynamic_batch)
+    path = write_pb(graph_def, tmp_path / "model.pb")
+    options.setdefault("input", ",".join(names))
+    options.setdefault("output", ",".join(outputs))
+    xml = convert_pb(path, tmp_path / "ir", **options)
+    assert_close(run_ir(xml, inputs), expected, rtol=rtol, atol=atol)
+    return xml

@@ -15,7 +15,8 @@ Loops over sequences use TensorLists (TensorArray). Two patterns are converted:
 
 where ``i`` is a counter: a loop variable that starts at 0 and grows by 1 per iteration; and a
 one-element list written at index 0 on every iteration (Keras keeps the last output of a
-recurrent layer so) becomes a Loop output of the last iteration's item.
+recurrent layer so) becomes a Loop output of the last iteration's item. A list used otherwise
+is a carried value: its contents (extensions/front/tf/tensor_array.py).
 """
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ from extensions.front.tf.identity import RemoveTfIdentity
 from extensions.load.tf.attributes import TfExtractor
 from extensions.ops.control_flow import port_entry, sliced_entry
 from mo.errors import ConversionError
-from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -50,14 +50,6 @@ class ControlFlowExtractor(TfExtractor):
         mark_framework_op(node, "tf", node.fw_op)
         if node.fw_op in IF:
             node["num_outputs"] = len(cls.attr(node, "Tout", []) or [])
-
-
-@translator("tf", *TENSOR_LISTS)
-def tensor_list(node, b):
-    """The TensorList ops are converted only by TfWhileToLoop, inside the loops over sequences it
-    supports; one that reaches translation is used some other way."""
-    raise ConversionError(f"{node.fw_op} is used outside the loops over sequences the converter supports (a "
-                          f"TensorList read or written at a While loop's counter, stacked after the loop).")
 
 
 def ordered(graph, op: str, key: str) -> list[Node]:
@@ -133,10 +125,6 @@ class WhileLoop:
         for k in range(n):
             self._classify(k)
 
-    def fail(self, message: str):
-        raise ConversionError(f"While '{self.node.name}': {message}; only loops that read and write "
-                              f"TensorLists at a counter that starts at 0 and grows by 1 are supported")
-
     def _is_counter(self, k: int) -> bool:
         init = self.inits[k].data.get_value()
         if init is None or init.size != 1 or int(init.reshape(-1)[0]) != 0:
@@ -163,30 +151,31 @@ class WhileLoop:
         return index is not None and int(index.reshape(-1)[0]) == 0 and size is not None and int(size) == 1
 
     def _classify(self, k: int) -> None:
+        """A TensorList loop variable used otherwise than in the two patterns stays a carried
+        value: the list's contents (extensions/front/tf/tensor_array.py), which needs the list's
+        element shape where it is made."""
         kind = list_kind(self.inits[k])
         param, result = self.params[k], self.results[k]
         users = [p.node for p in param.out_port(0).get_destinations()]
         if kind == "TensorListFromTensor":
             reads = [u for u in users if is_list_op(u, "TensorListGetItem")]
             passthrough = result.in_port(0).get_source().node.id == param.id
-            if not passthrough or any(u.id != result.id and u not in reads for u in users) \
-                    or not all(self._index_is_counter(r) for r in reads):
-                self.fail(f"TensorList loop variable {k} is not only read at the counter")
-            self.inputs[k] = reads
+            if passthrough and all(u.id == result.id or u in reads for u in users) \
+                    and all(self._index_is_counter(r) for r in reads):
+                self.inputs[k] = reads
         elif kind in ("TensorListReserve", "EmptyTensorList"):
             writer = result.in_port(0).get_source().node
             if not is_list_op(writer, "TensorListSetItem") or [u.id for u in users] != [writer.id]:
-                self.fail(f"TensorList loop variable {k} is not only written by TensorListSetItem")
+                return
             if not self._index_is_counter(writer):
                 if not self._overwrites_single_item(k, writer):
-                    self.fail(f"TensorList loop variable {k} is not written at the counter")
+                    return
                 self.last.add(k)
             after = [p.node for p in self.node.out_port(k).get_destinations()]
             if not all(is_list_op(a, "TensorListStack") for a in after):
-                self.fail(f"TensorList loop variable {k} is used after the loop other than by TensorListStack")
+                self.last.discard(k)
+                return
             self.outputs[k] = writer
-        elif kind is not None:
-            self.fail(f"loop variable {k} is a TensorList made by {kind}")
 
 
 class TfControlFlowRewrite(Transform):

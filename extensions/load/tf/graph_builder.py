@@ -18,6 +18,7 @@ import os
 
 from extensions.load.tf.attributes import attr_value
 from extensions.load.tf.functions import FlatGraph, Flattener, function_graph_def, returned_refs, split_ref, tensor_ref
+from extensions.load.tf.graph_only import TABLES, saver_nodes, sources_as_inputs, table_contents
 from extensions.load.tf.tensors import element_type_of, shape_of, tensor_to_array
 from mo.errors import InputModelError
 from mo.graph.graph import Graph
@@ -32,9 +33,10 @@ NOT_OUTPUTS = frozenset({"NoOp", "Const", "Placeholder", "Assert", "SaveV2", "Re
 
 def default_outputs(flat: FlatGraph) -> list[str]:
     """Tensors of a graph without declared outputs: output 0 of every node nothing reads, as
-    data or as a control dependency."""
+    data or as a control dependency, and not part of the checkpoint machinery."""
     used = {split_ref(flat.resolve(i))[0] for n in flat.nodes for i in n.inputs}
     used |= {c for n in flat.nodes for c in n.controls}
+    used |= saver_nodes(flat)
     return [f"{n.name}:0" for n in flat.nodes if n.name not in used and n.op not in NOT_OUTPUTS]
 
 
@@ -73,6 +75,26 @@ def check_arity(n) -> None:
                               f"{takes}: the model is corrupt.")
 
 
+# TensorFlow's lowering of functional control flow (lower_control_flow=True) leaves Placeholders
+# of this name that nothing reads; they are not model inputs.
+LOWERING_PLACEHOLDER = "unused_control_flow_input"
+
+
+def branch_pivots(n, by_name: dict, flat: FlatGraph) -> list[str]:
+    """The control inputs of ``n`` that tie it to a tf.cond branch or a loop body: Identity
+    nodes of a Switch output (a constant in a branch depends on nothing else). Kept as data
+    inputs of an IdentityN after the node for the TF1 control-flow rewrite; other control inputs
+    are dropped."""
+    pivots = []
+    for name in n.controls:
+        pivot = by_name.get(name)
+        if pivot is not None and pivot.op == "Identity" and pivot.inputs:
+            src = by_name.get(split_ref(flat.resolve(pivot.inputs[0]))[0])
+            if src is not None and src.op in ("Switch", "RefSwitch"):
+                pivots.append(name)
+    return pivots
+
+
 class TfGraphBuilder:
     """Turns flattened TensorFlow nodes into Graphs; shared by the main graph and its bodies."""
 
@@ -82,6 +104,7 @@ class TfGraphBuilder:
         self.library = library
         self.constants = constants or {}
         self.flattener = Flattener(library)
+        self.input_names: dict[str, list[str]] = {}     # Placeholder -> the pipeline outputs it replaces
 
     def new_graph(self, is_body: bool) -> Graph:
         graph = Graph(context=self.context)
@@ -95,6 +118,7 @@ class TfGraphBuilder:
         """The main graph; ``outputs`` are tensor names (default: tensors nothing reads),
         ``inputs`` the order of the model inputs (Placeholder names; default: the nodes')."""
         flat = self.flattener.flatten(node_defs)
+        self.input_names = sources_as_inputs(flat)
         outputs = [tensor_ref(o) for o in outputs] if outputs else default_outputs(flat)
         if not outputs:
             raise InputModelError("The model has no outputs (every operation's result is used or is a constant).")
@@ -133,8 +157,11 @@ class TfGraphBuilder:
         needed = self._needed(flat, by_name, outputs)
         ids: dict[str, str] = {}
         for n in flat.nodes:
-            if n.name in needed or (n.op == "Placeholder" and n.name not in constants):
+            if n.name in needed or (n.op == "Placeholder" and n.name not in constants
+                                    and not n.name.rpartition("/")[2].startswith(LOWERING_PLACEHOLDER)):
                 ids[n.name] = self._add_node(graph, n, args, constants.get(n.name)).id
+                if n.op in TABLES:
+                    graph.node(ids[n.name])["tf_table"] = table_contents(flat, n.name, by_name)
         for n in flat.nodes:
             if n.name not in ids:
                 continue
@@ -143,6 +170,10 @@ class TfGraphBuilder:
                 if src not in ids:
                     raise InputModelError(f"Input '{ref}' of node '{n.name}' ({n.op}) is not produced by any node.")
                 self._link(graph, ids[src], port, ids[n.name], i)
+        for n in flat.nodes:
+            pivots = branch_pivots(n, by_name, flat) if n.name in ids else []
+            if pivots:
+                self._tie_to_branch(graph, graph.node(ids[n.name]), [graph.node(ids[p]) for p in pivots])
         result_op = self.registry.op("Result")
         for k, o in enumerate(outputs):
             src, port = split_ref(o)
@@ -151,6 +182,18 @@ class TfGraphBuilder:
             result["tf_output"] = o
             if args is not None:
                 result["tf_ret_index"] = k
+
+    @staticmethod
+    def _tie_to_branch(graph: Graph, node, pivots) -> None:
+        """Consumers of ``node``'s output 0 read it through an IdentityN that also reads the
+        ``pivots``: the data edge the TF1 control-flow rewrite follows to tell the tf.cond branch
+        of a node (a constant) that depends on its branch only by control. The IdentityN goes with
+        the other pass-through ops."""
+        tie = graph.add_op({"name": f"{node.name}/branch", "fw_op": "IdentityN", "pb": None, "op": None})
+        node.out_port(0).get_connection().set_source(tie.out_port(0))
+        node.out_port(0).connect(tie.in_port(0))
+        for i, pivot in enumerate(pivots, 1):
+            pivot.out_port(0).connect(tie.in_port(i))
 
     @staticmethod
     def _needed(flat: FlatGraph, by_name: dict, outputs: list[str]) -> set[str]:
@@ -165,6 +208,7 @@ class TfGraphBuilder:
                 src = split_ref(flat.resolve(ref))[0]
                 if src in by_name and src not in needed:
                     stack.append(src)
+            stack += [c for c in branch_pivots(by_name[name], by_name, flat) if c not in needed]
         return needed
 
     @staticmethod
@@ -186,7 +230,7 @@ class TfGraphBuilder:
                 node["element_type_unknown"] = True
             if args is not None and n.name in args:
                 node["tf_arg_index"] = args.index(n.name)
-            node.out_port(0).add_tensor_names([n.name, f"{n.name}:0"])
+            node.out_port(0).add_tensor_names([n.name, f"{n.name}:0"] + self.input_names.get(n.name, []))
             return node
         if n.op == "Const":
             value, et = tensor_to_array(n.pb.attr["value"].tensor, where)

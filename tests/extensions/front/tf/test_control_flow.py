@@ -79,15 +79,6 @@ def test_unsupported_tensor_list_use_is_reported(tmp_path):
         check_tf(tmp_path, fn, [random((2, 3))])
 
 
-def test_tensor_list_outside_a_loop_is_reported(tmp_path):
-    from mo.errors import ConversionError
-
-    def fn(x):
-        return tf.TensorArray(tf.float32, size=2).unstack(x).stack()
-    with pytest.raises(ConversionError, match="TensorList.* is used outside the loops over sequences"):
-        check_tf(tmp_path, fn, [random((2, 3))])
-
-
 def _front_graph(tmp_path, fn, inputs):
     """The op-form graph of a frozen tf.function after loading and extraction."""
     from extensions.load.tf.loader import TfLoader
