@@ -104,13 +104,13 @@ def conjugate_transpose(node, b):
 # ---------------------------------------------------------------------------- helpers of the ops below
 
 
-def _with_pairs_dim(b, items, value) -> object:
-    """A 1-D int tensor (a shape, a permutation, multiples) of the logical tensor extended by one
-    entry ``value`` for the pairs' dim."""
-    value_v = items if isinstance(items, np.ndarray) else foldable_value(items)
-    if value_v is not None:
-        return i64(list(np.asarray(value_v).reshape(-1)) + [value])
-    return b.Concat(convert(b, items, "i64"), i64(value), axis=0)
+def _with_pairs_dim(b, items, *values) -> object:
+    """A 1-D int tensor (a shape, a permutation, multiples) of the logical tensor extended by the
+    entries ``values`` (one for the pairs' dim)."""
+    known = items if isinstance(items, np.ndarray) else foldable_value(items)
+    if known is not None:
+        return i64(list(np.asarray(known).reshape(-1)) + list(values))
+    return b.Concat(convert(b, items, "i64"), i64(*values), axis=0)
 
 
 def _logical_axes(b, node, port: int, x) -> object:
@@ -282,29 +282,38 @@ def expand_dims(node, b):
 
 @complex_translator("tf", "Squeeze")
 def squeeze(node, b):
-    """Squeeze of ``squeeze_dims`` (empty: every logical dim of size 1; the pairs' dim is 2)."""
+    """Squeeze of ``squeeze_dims``; without them, of the logical dims known to be 1."""
     x = _x(node)
     dims = list(TfExtractor.attr(node, "squeeze_dims", []) or [])
-    axes = i64([complex_axis(d, x, node) for d in dims]) if dims else None
-    return [mark_complex(b.Squeeze(x, axes))]
+    if not dims:
+        shape_ = x.data.get_shape()
+        if shape_ is None:
+            raise ConversionError("squeezing every dim of size 1 needs a known rank; give the model input shapes "
+                                  "with --input.")
+        dims = [i for i, d in enumerate(shape_[:-1]) if d == 1]
+    return [mark_complex(b.Squeeze(x, i64([complex_axis(d, x, node) for d in dims])))]
 
 
 @complex_translator("tf", "StridedSlice")
 def strided_slice(node, b):
-    """The slice of the logical dims; after an ellipsis one more whole-dim entry keeps the pairs'
-    dim last (without one, dims the spec does not reach are taken whole)."""
+    """The slice of the logical dims, its spec ending with an ellipsis (unless it has one) and a
+    whole-dim entry, so the pairs' dim stays last and whole."""
     x, begin, end = (node.in_port(i).get_source() for i in range(3))
-    strides = node.in_port(3).get_source() if node.is_in_port_connected(3) else None
-    masks = {m: list(node[m]) for m in ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask",
-                                        "ellipsis_mask")}
-    if any(masks["ellipsis_mask"]):
-        width = begin.data.get_shape()[0]
+    width = begin.data.get_shape()[0] if begin.data.get_shape() else -1
+    if width < 0:
+        raise ConversionError("the length of its begin (input 1) is not known.")
+    strides = node.in_port(3).get_source() if node.is_in_port_connected(3) else np.ones(width, np.int64)
+    masks = {m: (list(node[m]) + [0] * width)[:width] for m in ("begin_mask", "end_mask", "new_axis_mask",
+                                                               "shrink_axis_mask", "ellipsis_mask")}
+    extra = [("ellipsis_mask",)] if not any(masks["ellipsis_mask"]) else []
+    extra.append(("begin_mask", "end_mask"))
+    for entry in extra:
         for m in masks:
-            masks[m] = (masks[m] + [0] * width)[:width] + [int(m in ("begin_mask", "end_mask"))]
-        begin, end = _with_pairs_dim(b, begin, 0), _with_pairs_dim(b, end, 0)
-        strides = _with_pairs_dim(b, strides, 1) if strides is not None else None
-    inputs = [x, begin, end] + ([strides] if strides is not None else [])
-    return [mark_complex(b.StridedSlice(*inputs, **masks))]
+            masks[m].append(int(m in entry))
+    zeros = [0] * len(extra)
+    spec = [_with_pairs_dim(b, begin, *zeros), _with_pairs_dim(b, end, *zeros),
+            _with_pairs_dim(b, strides, *[1] * len(extra))]
+    return [mark_complex(b.StridedSlice(x, *spec, **masks))]
 
 
 @complex_translator("tf", "Slice")
