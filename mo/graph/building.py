@@ -325,3 +325,36 @@ def atan2(b: OpBuilder, y: Port, x: Port) -> Port:
     turn = b.Select(b.GreaterEqual(y, zero), pi(1), pi(-1))
     on_axis = b.Select(b.Greater(y, zero), pi(0.5), b.Select(b.Less(y, zero), pi(-0.5), zero))
     return b.Select(x_zero, on_axis, b.Select(b.Less(x, zero), b.Add(base, turn), base))
+
+
+def spectral(b: OpBuilder, op: str, x: Port, *inputs: Port | np.ndarray, complex_out: bool) -> Port:
+    """The opset Fourier transform ``op`` (DFT, IDFT, RDFT, IRDFT) of ``x`` and its other inputs,
+    computed in f32 (of the float types only f32, f16 and bf16 are taken by the runtime's DFT
+    ops) and given back in x's type; the result marked complex when ``complex_out``."""
+    et = x.data.get_dtype()
+    if et == "f64":
+        x = mark_complex(convert(b, x, "f32")) if is_complex(x) else convert(b, x, "f32")
+    out = convert(b, b.op(op, x, *inputs), et)
+    return mark_complex(out) if complex_out else out
+
+
+def fit_dims(b: OpBuilder, x: Port, axes: Sequence[int], sizes: Port | Sequence[int | Port]) -> Port:
+    """``x`` (complex or real) with its logical dims ``axes`` (non-negative) cropped or zero-padded
+    at the end to ``sizes`` (a 1-D tensor or a list of ints and scalars): a Pad with negative
+    pads where it crops. The runtime's RDFT pads no signal to a larger signal size and IRDFT
+    mis-crops, so the transforms get inputs of their signal's size."""
+    rank = x.data.get_rank()
+    if isinstance(sizes, Port):
+        sizes = [b.Gather(sizes, np.int64(i), np.int64(0)) for i in range(len(axes))]
+    ends: list[int | Port] = [0] * rank
+    for axis, size in zip(axes, sizes):
+        known = static_dim(x, axis)
+        if isinstance(size, Port) or known is None:
+            ends[axis] = b.Subtract(convert(b, size, "i64") if isinstance(size, Port) else np.int64(size),
+                                    dim(b, x, axis))
+        else:
+            ends[axis] = int(size) - known
+    if all(isinstance(e, int) and e == 0 for e in ends):
+        return x
+    padded = b.Pad(x, i64([0] * rank), int_list_port(b, ends), pad_mode="constant")
+    return mark_complex(padded) if is_complex(x) else padded

@@ -8,7 +8,7 @@ import numpy as np
 
 from extensions.front.tf.complex import _parts_type
 from mo.front.translator import complex_translator, translator
-from mo.graph.building import INT64_MAX, convert, i64, is_complex, mark_complex, rank_of, shape_of, to_complex
+from mo.graph.building import complex_rank, convert, fit_dims, i64, spectral, to_complex
 
 # op type -> (opset op, number of innermost dims transformed)
 COMPLEX_TRANSFORMS = {"FFT": ("DFT", 1), "FFT2D": ("DFT", 2), "FFT3D": ("DFT", 3),
@@ -21,41 +21,13 @@ def _innermost(count: int) -> np.ndarray:
     return i64(list(range(-count, 0)))
 
 
-def spectral(b, op: str, x, *inputs, complex_in: bool, complex_out: bool):
-    """The opset transform ``op`` of ``x``, computed in f32 (the only float type besides f16 /
-    bf16 the runtime's DFT ops take) and returned in x's type; complex ports marked."""
-    et = x.data.get_dtype()
-    wide = et == "f64"
-    if wide:
-        x = convert(b, x, "f32")
-        if complex_in:
-            mark_complex(x)
-    out = b.op(op, x, *inputs)
-    if wide:
-        out = convert(b, out, et)
-    return mark_complex(out) if complex_out else out
-
-
-def fitted(b, node, x, sizes, count: int):
-    """x with its ``count`` innermost logical dims cropped or zero-padded to ``sizes`` (a Pad, with
-    negative pads where it crops: the runtime's RDFT / IRDFT take a signal size of their input's
-    only)."""
-    pairs = int(is_complex(x))
-    shape = shape_of(b, x)
-    end = b.Subtract(sizes, b.Slice(shape, i64(-count - pairs), i64(-pairs or INT64_MAX), i64(1), i64(0)))
-    lead, tail = i64([0] * (rank_of(x, node) - count - pairs)), i64([0] * pairs)
-    begin = b.Concat(lead, b.Multiply(end, np.int64(0)), tail, axis=0)
-    padded = b.Pad(x, begin, b.Concat(lead, end, tail, axis=0), pad_mode="constant")
-    return mark_complex(padded) if pairs else padded
-
-
 @translator("tf", *COMPLEX_TRANSFORMS)
 @complex_translator("tf", *COMPLEX_TRANSFORMS)
 def fft(node, b):
     """DFT / IDFT over the innermost 1, 2 or 3 logical dims (IDFT scales by 1 / n as IFFT does)."""
     op, count = COMPLEX_TRANSFORMS[node.fw_op]
     x = to_complex(b, node.in_port(0).get_source())
-    return [spectral(b, op, x, _innermost(count), complex_in=True, complex_out=True)]
+    return [spectral(b, op, x, _innermost(count), complex_out=True)]
 
 
 @translator("tf", *REAL_TRANSFORMS)
@@ -67,11 +39,11 @@ def rfft(node, b):
     op, count = REAL_TRANSFORMS[node.fw_op]
     x, length = (node.in_port(i).get_source() for i in range(2))
     length = convert(b, length, "i64")
+    axes = list(range(complex_rank(x, node) - count, complex_rank(x, node)))
     if op == "RDFT":
-        x = fitted(b, node, x, length, count)
-        return [spectral(b, op, x, _innermost(count), complex_in=False, complex_out=True)]
-    x = to_complex(b, x)
-    half = b.Add(b.Divide(b.Slice(length, i64(-1), i64(INT64_MAX), i64(1), i64(0)), np.int64(2)), np.int64(1))
-    x = fitted(b, node, x, b.Concat(b.Slice(length, i64(0), i64(-1), i64(1), i64(0)), half, axis=0), count)
-    signal = spectral(b, op, x, _innermost(count), length, complex_in=True, complex_out=False)
+        return [spectral(b, op, fit_dims(b, x, axes, length), _innermost(count), complex_out=True)]
+    half = b.Add(b.Divide(b.Gather(length, np.int64(count - 1), np.int64(0)), np.int64(2)), np.int64(1))
+    sizes = [b.Gather(length, np.int64(i), np.int64(0)) for i in range(count - 1)] + [half]
+    x = fit_dims(b, to_complex(b, x), axes, sizes)
+    signal = spectral(b, op, x, _innermost(count), length, complex_out=False)
     return [convert(b, signal, _parts_type(node, "Treal", "f32"))]
