@@ -73,7 +73,7 @@ def torch_outputs(module, inputs) -> list[np.ndarray]:
 
     def walk(o) -> None:
         if isinstance(o, torch.Tensor):
-            flat.append(o.numpy())
+            flat.append(o.resolve_conj().numpy())
         elif isinstance(o, dict):
             for v in o.values():
                 walk(v)
