@@ -15,10 +15,13 @@ from typing import Callable
 
 import numpy as np
 
+from extensions.front.pytorch.indexing import _bound
+from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import AtenArgs, aten, where
 from mo.errors import ConversionError
 from mo.front.translator import complex_translator, translator
 from mo.graph.building import (
+    INT64_MAX,
     atan2,
     complex_abs,
     complex_axis,
@@ -254,3 +257,12 @@ def reduce(node, a, b):
     axes = i64([complex_axis(d, x, node) for d in dims])
     op = "ReduceSum" if node.fw_op == "aten::sum" else "ReduceMean"
     return [mark_complex(b.op(op, x, axes, keep_dims=bool(a.const("keepdim", False))))]
+
+
+@complex_aten("aten::slice", real=False)
+def slice_(node, a, b):
+    """x[start:end:step] along a logical ``dim``."""
+    x = a.tensor(0)
+    axis = complex_axis(a.const("dim", 0), x, node)
+    start, end = _bound(a, "start", 0), _bound(a, "end", INT64_MAX)
+    return [mark_complex(sliced(b, x, axis, start, end, int(a.const("step", 1))))]
