@@ -206,12 +206,14 @@ def sqrt(node, b):
     return [complex_polar(b, _x(node), 0.5 if node.fw_op == "Sqrt" else -0.5)]
 
 
-@complex_translator("tf", "Cast")
+@translator("tf", "CastToComplex")
+@complex_translator("tf", "Cast", "CastToComplex")
 def cast(node, b):
-    """complex -> complex: the parts converted; complex -> real: the real part (as TensorFlow
-    casts)."""
+    """Cast to complex (the Cast extractor makes such a node a ``CastToComplex``): a real input
+    gets a zero imaginary part, the parts take the type's; a complex input cast to a real type
+    keeps its real part (as TensorFlow casts)."""
     x = _x(node)
-    dst = node.destination_type
+    dst = TfExtractor.dtype(node, "DstT")
     if dst in PARTS_TYPE:
         return [to_complex(b, x, PARTS_TYPE[dst])]
     return [convert(b, complex_parts(b, x)[0], dst)]

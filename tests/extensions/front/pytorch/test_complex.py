@@ -73,3 +73,30 @@ def test_spectral_filter(tmp_path, path):
         gain = torch.polar(torch.ones_like(spectrum.real), spectrum.real * 0.1)
         return torch.fft.irfft(spectrum * gain, n=x.shape[-1]), torch.view_as_real(spectrum * gain).sum(-1)
     check_module(Fn(fn), inputs(torch.float32), tmp_path, path)
+
+
+class ComplexIn(torch.nn.Module):
+    def forward(self, z, x):
+        return z * x, torch.fft.ifft(z), z.real, (z * z.conj()).real, torch.view_as_real(z + 1), z.abs()
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])     # a TorchScript file's --input cannot say complex
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_complex_model_inputs(tmp_path, path, dtype):
+    """Complex model inputs and outputs are [..., 2] pairs in the IR."""
+    z = torch.randn(3, 4, dtype=dtype)
+    check_module(ComplexIn(), (z, torch.randn(3, 4, dtype=z.real.dtype)), tmp_path, path)
+
+
+class ComplexConst(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("gain", torch.tensor([1 + 2j, -1j, 0.5, 2 - 1j], dtype=torch.complex64))
+
+    def forward(self, x, y):
+        return torch.view_as_real(torch.fft.fft(x) * self.gain)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_complex_constant(tmp_path, path):
+    check_module(ComplexConst(), inputs(torch.float32), tmp_path, path)

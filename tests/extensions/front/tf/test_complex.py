@@ -65,6 +65,12 @@ def test_constants_and_casts(tmp_path):
     check_tf(tmp_path, fn, [complex_input((2, 2))])
 
 
+@pytest.mark.parametrize("src", [np.float32, np.float64, np.int32])
+@pytest.mark.parametrize("dst", [tf.complex64, tf.complex128])
+def test_cast_to_complex(tmp_path, src, dst):
+    check_tf(tmp_path, lambda x: tf.cast(x, dst) * tf.cast(x + 1, dst), [random((2, 3), src)])
+
+
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_shapes(tmp_path, dynamic):
     def fn(x):
