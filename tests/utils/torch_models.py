@@ -22,7 +22,8 @@ from tests.utils.runtime import assert_close, run_ir
 PATHS = ("export", "trace", "ts_file")
 
 _TYPE_NAMES = {"torch.float32": "f32", "torch.int64": "i64", "torch.int32": "i32", "torch.bool": "boolean",
-               "torch.float16": "f16", "torch.uint8": "u8", "torch.float64": "f64", "torch.int8": "i8", "torch.complex64": "f32", "torch.complex128": "f64"}
+               "torch.float16": "f16", "torch.uint8": "u8", "torch.float64": "f64", "torch.int8": "i8",
+               "torch.complex64": "f32", "torch.complex128": "f64"}     # complex: [..., 2] pairs
 
 
 def _refuse_export(*args, **kwargs):

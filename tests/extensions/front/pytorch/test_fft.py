@@ -32,8 +32,9 @@ NORMS = [None, "forward", "ortho"]
 def test_fft_1d(tmp_path, path, norm):
     def fn(x):
         spectrum = torch.fft.rfft(x, norm=norm)
-        return (torch.fft.fft(x, norm=norm), torch.fft.fft(x, n=5, dim=1, norm=norm), torch.fft.ifft(x, n=10, norm=norm),
-                spectrum, torch.fft.rfft(x, n=11, dim=-2, norm=norm), torch.fft.irfft(spectrum, norm=norm),
+        return (torch.fft.fft(x, norm=norm), torch.fft.fft(x, n=5, dim=1, norm=norm),
+                torch.fft.ifft(x, n=10, norm=norm), spectrum, torch.fft.rfft(x, n=11, dim=-2, norm=norm),
+                torch.fft.irfft(spectrum, norm=norm),
                 torch.fft.irfft(spectrum, n=7, norm=norm), torch.fft.ifft(torch.fft.fft(x, norm=norm), norm=norm))
     check_module(Fn(fn), (X,), tmp_path, path)
 
