@@ -115,16 +115,13 @@ def angle(node, a, b):
     return [result if is_complex(x) else b.Select(b.NotEqual(x, x), x, result)]
 
 
-@complex_aten("aten::conj", "aten::resolve_conj", "aten::conj_physical", "aten::_conj", "aten::_conj_physical")
+@complex_aten("aten::conj", "aten::conj_physical", "aten::_conj", "aten::_conj_physical")
 def conj(node, a, b):
     """The conjugate of a complex tensor (conj / _conj are lazy in PyTorch and resolve_conj
-    materialises one: here each conjugates); a real tensor is its own (resolve_conj passes it)."""
+    materialises one: here each conjugates, and resolve_conj passes its input); a real tensor is
+    its own."""
     x = a.tensor("self")
-    if not is_complex(x):
-        return [x]
-    if node.fw_op == "aten::resolve_conj":
-        return [x]
-    return [complex_conj(b, x)]
+    return [complex_conj(b, x) if is_complex(x) else x]
 
 
 # ---------------------------------------------------------------------------- arithmetic
@@ -167,7 +164,7 @@ def abs_(node, a, b):
 
 
 @complex_aten("aten::clone", "aten::contiguous", "aten::detach", "aten::alias", "aten::lift_fresh",
-              "aten::lift_fresh_copy", "aten::detach_", real=False)
+              "aten::lift_fresh_copy", "aten::detach_", "aten::resolve_conj", "aten::resolve_neg", real=False)
 def pass_through(node, a, b):
     return [a.tensor(0)]
 
