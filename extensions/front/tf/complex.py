@@ -18,6 +18,7 @@ from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import complex_translator, translator
 from mo.graph.building import (
+    INT64_MIN,
     atan2,
     complex_abs,
     complex_axis,
@@ -395,3 +396,89 @@ def fill(node, b):
     """Fill(dims, value) of a complex value: the pair broadcast to dims + [2]."""
     dims, value = input_sources(node)
     return [mark_complex(b.Broadcast(value, _with_pairs_dim(b, dims, 2), mode="numpy"))]
+
+
+def _split_outputs(b, node, parts, axis: int | None = None) -> list:
+    """The parts of a split, each marked complex (squeezed at ``axis`` when given: Unpack)."""
+    parts = list(parts) if isinstance(parts, tuple) else [parts]
+    if axis is not None:
+        parts = [b.Squeeze(p, i64(axis), name=f"{node.name}:{i}") for i, p in enumerate(parts)]
+    return [mark_complex(p) for p in parts]
+
+
+@complex_translator("tf", "Unpack")
+def unpack(node, b):
+    x = _x(node)
+    axis, n = complex_axis(TfExtractor.attr(node, "axis", 0), x, node), int(TfExtractor.attr(node, "num"))
+    return _split_outputs(b, node, b.Split(x, np.int64(axis), num_splits=n) if n > 1 else x, axis)
+
+
+@complex_translator("tf", "Split")
+def split(node, b):
+    """Split(axis, value) into ``num_split`` equal parts along a logical axis."""
+    x = node.in_port(1).get_source()
+    axis = complex_axis(int(constant_input(node, 0, "axis")), x, node)
+    n = int(TfExtractor.attr(node, "num_split"))
+    return _split_outputs(b, node, b.Split(x, np.int64(axis), num_splits=n, name=node.name))
+
+
+@complex_translator("tf", "SplitV")
+def split_v(node, b):
+    x, sizes = (node.in_port(i).get_source() for i in range(2))
+    axis = complex_axis(int(constant_input(node, 2, "axis")), x, node)
+    n = int(TfExtractor.attr(node, "num_split"))
+    return _split_outputs(b, node, b.VariadicSplit(x, np.int64(axis), sizes, num_outputs=n, name=node.name))
+
+
+@complex_translator("tf", "ReverseV2")
+def reverse_v2(node, b):
+    x = _x(node)
+    axes = i64([complex_axis(a, x, node) for a in np.atleast_1d(constant_input(node, 1, "axis"))])
+    n = axes.size
+    return [mark_complex(b.Slice(x, np.full(n, -1, np.int64), np.full(n, INT64_MIN, np.int64),
+                                 np.full(n, -1, np.int64), axes))]
+
+
+@complex_translator("tf", "AddN")
+def add_n(node, b):
+    values = _complex_inputs(node, b)
+    total = values[0]
+    for v in values[1:]:
+        total = mark_complex(b.Add(total, v))
+    return [total]
+
+
+@complex_translator("tf", "Equal", "NotEqual")
+def equal(node, b):
+    """Both parts equal (Equal), either differs (NotEqual)."""
+    x, y = _complex_inputs(node, b)
+    if node.fw_op == "Equal":
+        return [b.ReduceLogicalAnd(b.Equal(x, y), np.int64(-1), keep_dims=False)]
+    return [b.ReduceLogicalOr(b.NotEqual(x, y), np.int64(-1), keep_dims=False)]
+
+
+@complex_translator("tf", "SelectV2", "Select")
+def select(node, b):
+    """The condition broadcast over the pairs' dim (Select's vector condition picks rows)."""
+    cond, x, y = (node.in_port(i).get_source() for i in range(3))
+    et = (x if is_complex(x) else y).data.get_dtype()
+    x, y = to_complex(b, x, et), to_complex(b, y, et)
+    rank_ = complex_rank(x, node)
+    c_rank = cond.data.get_rank()
+    if node.fw_op == "Select" and c_rank == 1 and rank_ > 1:
+        cond = b.Unsqueeze(cond, np.arange(1, rank_ + 1, dtype=np.int64))
+    else:
+        cond = b.Unsqueeze(cond, i64(-1))
+    return [mark_complex(b.Select(cond, x, y))]
+
+
+@complex_translator("tf", "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3")
+def matmul(node, b):
+    """(A + Bi)(C + Di) = (AC - BD) + (AD + BC)i of the parts; BatchMatMul's adj_x / adj_y are
+    conjugate transposes (MatMul's transpose_a / b plain ones)."""
+    x, y = _complex_inputs(node, b)
+    if node.fw_op != "MatMul":
+        x, y = (complex_conj(b, p) if node[t] else p for p, t in ((x, "transpose_a"), (y, "transpose_b")))
+    (a, bi), (c, di) = complex_parts(b, x), complex_parts(b, y)
+    mm = lambda p, q: b.MatMul(p, q, transpose_a=node.transpose_a, transpose_b=node.transpose_b)  # noqa: E731
+    return [make_complex(b, b.Subtract(mm(a, c), mm(bi, di)), b.Add(mm(a, di), mm(bi, c)))]

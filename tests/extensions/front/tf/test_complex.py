@@ -122,6 +122,31 @@ def test_fill(tmp_path):
     check_tf(tmp_path, lambda x: tf.fill(tf.shape(x)[:2], x[0, 0, 0]), [C], dynamic_batch=True)
 
 
+@pytest.mark.parametrize("axis", [0, -1])
+def test_unpack_split_reverse(tmp_path, axis):
+    def fn(x):
+        a, b = tf.split(x, [1, 3], axis=-1)
+        return (tf.unstack(x, axis=axis)[1], tf.split(x, 2, axis=0)[1], a, b, tf.reverse(x, [axis]),
+                tf.reverse(x, [1, 2]))
+    check_tf(tmp_path, fn, [C])
+
+
+def test_add_n_equal_select(tmp_path):
+    def fn(x, y):
+        cond = tf.math.real(x) > 0
+        return (tf.math.add_n([x, y, x]), tf.equal(x, y), tf.not_equal(x, x * tf.constant(1, x.dtype)),
+                tf.where(cond, x, y), raw.Select(condition=cond[:, 0, 0], x=x, y=y))
+    check_tf(tmp_path, fn, [C, complex_input((2, 3, 4), seed=3)])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matmul(tmp_path, dtype):
+    def fn(x, y):
+        return (tf.matmul(x[0], y[0]), tf.matmul(x[0], y[0], transpose_a=True, transpose_b=True),
+                tf.matmul(x, y), raw.BatchMatMulV2(x=x, y=y, adj_x=True), raw.BatchMatMulV2(x=y, y=x, adj_y=True))
+    check_tf(tmp_path, fn, [complex_input((2, 3, 3), dtype), complex_input((2, 3, 3), dtype, seed=4)])
+
+
 def test_unsupported_op_on_complex_is_refused(tmp_path):
     """An op that has no complex translation names the complex input instead of computing on the
     pairs as if they were real values."""
