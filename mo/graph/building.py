@@ -358,3 +358,25 @@ def fit_dims(b: OpBuilder, x: Port, axes: Sequence[int], sizes: Port | Sequence[
         return x
     padded = b.Pad(x, i64([0] * rank), int_list_port(b, ends), pad_mode="constant")
     return mark_complex(padded) if is_complex(x) else padded
+
+
+def complex_exp(b: OpBuilder, x: Port) -> Port:
+    """e^(a + bi) = e^a (cos b + i sin b)."""
+    real, imag = complex_parts(b, x)
+    scale = b.Exp(real)
+    return make_complex(b, b.Multiply(scale, b.Cos(imag)), b.Multiply(scale, b.Sin(imag)))
+
+
+def complex_power(b: OpBuilder, x: Port, power: float) -> Port:
+    """x ** power of the complex x through its polar form: |x|^p (cos p·θ + i sin p·θ) (the
+    principal value: θ in (-pi, pi])."""
+    real, imag = complex_parts(b, x)
+    theta = b.Multiply(atan2(b, imag, real), scalar_like(b, power, real))
+    radius = b.Power(complex_abs(b, x), scalar_like(b, power, real))
+    return make_complex(b, b.Multiply(radius, b.Cos(theta)), b.Multiply(radius, b.Sin(theta)))
+
+
+def complex_log(b: OpBuilder, x: Port) -> Port:
+    """The principal logarithm of the complex x: log|x| + i arg(x)."""
+    real, imag = complex_parts(b, x)
+    return make_complex(b, b.Log(complex_abs(b, x)), atan2(b, imag, real))

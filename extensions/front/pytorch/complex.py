@@ -22,13 +22,17 @@ from mo.errors import ConversionError
 from mo.front.translator import complex_translator, translator
 from mo.graph.building import (
     INT64_MAX,
+    INT64_MIN,
     atan2,
     complex_abs,
     complex_axis,
     complex_conj,
     complex_div,
+    complex_exp,
+    complex_log,
     complex_mul,
     complex_parts,
+    complex_power,
     complex_rank,
     complex_view,
     convert,
@@ -39,6 +43,9 @@ from mo.graph.building import (
     mark_complex,
     scalar_like,
     to_complex,
+)
+from mo.graph.building import (
+    dim as dim_size,
 )
 
 
@@ -193,6 +200,14 @@ def transpose(node, a, b):
     return [mark_complex(b.Transpose(x, i64(order)))]
 
 
+@complex_aten("aten::t", "aten::numpy_T", real=False)
+def t(node, a, b):
+    """The logical dims reversed (t: of a tensor of at most 2 dims)."""
+    x = a.tensor(0)
+    rank = complex_rank(x, node)
+    return [mark_complex(b.Transpose(x, i64(list(range(rank))[::-1] + [rank])))]
+
+
 @complex_aten("aten::unsqueeze", real=False)
 def unsqueeze(node, a, b):
     x = a.tensor(0)
@@ -263,3 +278,90 @@ def slice_(node, a, b):
     axis = complex_axis(a.const("dim", 0), x, node)
     start, end = _bound(a, "start", 0), _bound(a, "end", INT64_MAX)
     return [mark_complex(sliced(b, x, axis, start, end, int(a.const("step", 1))))]
+
+
+@complex_aten("aten::exp", real=False)
+def exp(node, a, b):
+    return [complex_exp(b, a.tensor(0))]
+
+
+@complex_aten("aten::log", real=False)
+def log(node, a, b):
+    return [complex_log(b, a.tensor(0))]
+
+
+@complex_aten("aten::sqrt", "aten::rsqrt", real=False)
+def sqrt(node, a, b):
+    return [complex_power(b, a.tensor(0), 0.5 if node.fw_op == "aten::sqrt" else -0.5)]
+
+
+@complex_aten("aten::flip", real=False)
+def flip(node, a, b):
+    x = a.tensor(0)
+    axes = [complex_axis(d, x, node) for d in np.atleast_1d(a.const("dims"))]
+    n = len(axes)
+    return [mark_complex(b.Slice(x, i64([-1] * n), i64([INT64_MIN] * n), i64([-1] * n), i64(axes)))]
+
+
+def rolled(node, b, x, axes: list[int], shifts: list[int]):
+    """x rolled by ``shifts`` along the (non-negative, logical) ``axes``: per axis the last
+    ``shift`` elements moved to the front (two Slices and a Concat; static dims)."""
+    y = x
+    for axis, shift in zip(axes, shifts):
+        size = y.data.get_shape()[axis]
+        if size < 0:
+            raise ConversionError(f"{where(node)}: rolling along a dynamic dimension is not supported.")
+        shift %= max(size, 1)
+        if shift:
+            y = b.Concat(sliced(b, y, axis, size - shift, size), sliced(b, y, axis, 0, size - shift), axis=axis)
+    return y if y is x or not is_complex(x) else mark_complex(y)
+
+
+@complex_aten("aten::roll", real=False)
+def roll(node, a, b):
+    """roll(shifts, dims) along logical dims."""
+    x = a.tensor(0)
+    dims = [int(d) for d in np.atleast_1d(a.const("dims", []))]
+    if not dims:
+        raise ConversionError(f"{where(node)}: rolling a flattened complex tensor is not supported; give dims.")
+    shifts = [int(s) for s in np.atleast_1d(a.const("shifts"))]
+    return [rolled(node, b, x, [complex_axis(d, x, node) for d in dims], shifts)]
+
+
+@complex_aten("aten::flatten", real=False)
+def flatten(node, a, b):
+    """Logical dims start_dim..end_dim merged into one."""
+    x = a.tensor(0)
+    rank = complex_rank(x, node)
+    if rank == 0:
+        return [mark_complex(b.Reshape(x, i64(1, 2), special_zero=False))]
+    start, end = complex_axis(a.const("start_dim", 0), x, node), complex_axis(a.const("end_dim", -1), x, node)
+    shape = [0] * start + [-1] + [0] * (rank - 1 - end) + [2]
+    return [mark_complex(b.Reshape(x, i64(shape), special_zero=True))]
+
+
+@complex_aten("aten::expand", "aten::broadcast_to", real=False)
+def expand(node, a, b):
+    """Broadcast to ``size`` (-1 keeps a dim) plus the pairs' dim."""
+    x = a.tensor(0)
+    sizes = list(a.int_list(1))
+    rank = complex_rank(x, node)
+    if any(isinstance(s, int) and s == -1 for s in sizes):
+        lead = len(sizes) - rank
+        sizes = [dim_size(b, x, i - lead) if isinstance(s, int) and s == -1 else s for i, s in enumerate(sizes)]
+    return [mark_complex(b.Broadcast(x, int_list_port(b, sizes + [2]), mode="numpy"))]
+
+
+@complex_aten("aten::repeat", "aten::tile", real=False)
+def repeat(node, a, b):
+    x = a.tensor(0)
+    return [mark_complex(b.Tile(x, int_list_port(b, list(a.int_list(1)) + [1])))]
+
+
+@complex_aten("aten::matmul", "aten::mm", "aten::bmm", real=False)
+def matmul(node, a, b):
+    """(A + Bi)(C + Di) = (AC - BD) + (AD + BC)i of the parts (a real operand: zero imaginary)."""
+    x, y = a.tensor(0), a.tensor(1)
+    et = _parts_type(x, y)
+    (p, q), (r, s) = complex_parts(b, to_complex(b, x, et)), complex_parts(b, to_complex(b, y, et))
+    return [make_complex(b, b.Subtract(b.MatMul(p, r), b.MatMul(q, s)), b.Add(b.MatMul(p, s), b.MatMul(q, r)))]

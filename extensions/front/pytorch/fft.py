@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from extensions.front.pytorch.complex import complex_aten
+from extensions.front.pytorch.complex import complex_aten, rolled
 from extensions.front.pytorch.creation import _given_dtype
 from extensions.load.pytorch.arguments import aten, where
 from mo.errors import ConversionError
@@ -135,6 +135,19 @@ def transform(node, a, b):
                                 + [last])]
     y = spectral(b, "IRDFT", x, axes, *signal, complex_out=False)
     return [normalized(b, y, _count(b, y, dims), norm, True)]
+
+
+@complex_aten("aten::fft_fftshift", "aten::fft_ifftshift")
+def fftshift(node, a, b):
+    """The zero frequency moved to the centre: a roll by n // 2 along each dim (all without
+    ``dim``); ifftshift rolls back by -(n // 2)."""
+    x = a.tensor("self")
+    rank = complex_rank(x, node)
+    dims = a.const("dim", None)
+    axes = list(range(rank)) if dims is None else [norm_axis(d, rank, node) for d in np.atleast_1d(dims)]
+    shape = x.data.get_shape()
+    sign = 1 if node.fw_op == "aten::fft_fftshift" else -1
+    return [rolled(node, b, x, axes, [sign * (shape[d] // 2) for d in axes])]
 
 
 # ---------------------------------------------------------------------------- windows, STFT

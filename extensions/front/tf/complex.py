@@ -24,8 +24,11 @@ from mo.graph.building import (
     complex_axis,
     complex_conj,
     complex_div,
+    complex_exp,
+    complex_log,
     complex_mul,
     complex_parts,
+    complex_power,
     complex_rank,
     complex_shape,
     convert,
@@ -173,22 +176,6 @@ def reciprocal(node, b):
     return [complex_div(b, scalar_like(b, 1, x), x)]
 
 
-def complex_exp(b, x):
-    """e^(a + bi) = e^a (cos b + i sin b)."""
-    real, imag = complex_parts(b, x)
-    scale = b.Exp(real)
-    return make_complex(b, b.Multiply(scale, b.Cos(imag)), b.Multiply(scale, b.Sin(imag)))
-
-
-def complex_polar(b, x, power: float):
-    """x ** power of the complex x through its polar form: |x|^p (cos p·θ + i sin p·θ) (the
-    principal value: θ in (-pi, pi])."""
-    real, imag = complex_parts(b, x)
-    theta = b.Multiply(atan2(b, imag, real), scalar_like(b, power, real))
-    radius = b.Power(complex_abs(b, x), scalar_like(b, power, real))
-    return make_complex(b, b.Multiply(radius, b.Cos(theta)), b.Multiply(radius, b.Sin(theta)))
-
-
 @complex_translator("tf", "Exp")
 def exp(node, b):
     return [complex_exp(b, _x(node))]
@@ -197,14 +184,12 @@ def exp(node, b):
 @complex_translator("tf", "Log")
 def log(node, b):
     """log|x| + i arg(x)."""
-    x = _x(node)
-    real, imag = complex_parts(b, x)
-    return [make_complex(b, b.Log(complex_abs(b, x)), atan2(b, imag, real))]
+    return [complex_log(b, _x(node))]
 
 
 @complex_translator("tf", "Sqrt", "Rsqrt")
 def sqrt(node, b):
-    return [complex_polar(b, _x(node), 0.5 if node.fw_op == "Sqrt" else -0.5)]
+    return [complex_power(b, _x(node), 0.5 if node.fw_op == "Sqrt" else -0.5)]
 
 
 @translator("tf", "CastToComplex")

@@ -57,6 +57,17 @@ def test_shapes(tmp_path, path):
 
 
 @pytest.mark.parametrize("path", PATHS)
+def test_more_ops(tmp_path, path):
+    def fn(x, y):
+        z = torch.complex(x, y)
+        return (torch.exp(z), torch.log(z), torch.sqrt(z), torch.rsqrt(z), z.flip(-1), z.flip((0, 1)),
+                torch.fft.fftshift(z, dim=(-2, -1)), torch.fft.ifftshift(z, dim=1), z.roll(1, 0), z.flatten(),
+                z.flatten(1), z[:, :1].expand(-1, 3, -1), z.expand(2, 2, 3, 4), z.repeat(1, 2, 1),
+                z @ z.transpose(1, 2), torch.matmul(z[0], z[0].T.conj()))
+    check_module(Fn(fn), inputs(torch.float32), tmp_path, path)
+
+
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_sum_mean(tmp_path, path, keepdim):
     def fn(x, y):
