@@ -60,3 +60,18 @@ def test_spectrum_round_trip(tmp_path):
         spectrum = tf.signal.rfft(x)
         return tf.abs(spectrum), tf.signal.irfft(spectrum * tf.complex(tf.constant(0.5), tf.constant(0.0)))
     check_tf(tmp_path, fn, [random((2, 16))], dynamic_batch=True)
+
+
+SIGNAL_PIPELINES = {
+    "stft_magnitude": lambda x: tf.abs(tf.signal.stft(x, 16, 4)),
+    "stft_padded_fft": lambda x: tf.signal.stft(x, 16, 8, fft_length=32),
+    "inverse_stft": lambda x: tf.signal.inverse_stft(tf.signal.stft(x, 16, 4), 16, 4),
+    "mfccs": lambda x: tf.signal.mfccs_from_log_mel_spectrograms(tf.math.log(tf.abs(tf.signal.stft(x, 16, 4)) + 1e-6)),
+}
+
+
+@pytest.mark.parametrize("fn", SIGNAL_PIPELINES.values(), ids=SIGNAL_PIPELINES.keys())
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_tf_signal_pipelines(tmp_path, fn, dynamic):
+    """tf.signal's STFT, inverse STFT and MFCCs: frames, windows and RFFT / IRFFT together."""
+    check_tf(tmp_path, fn, [random((2, 64))], dynamic_batch=dynamic)
