@@ -106,3 +106,21 @@ def test_istft_round_trip(tmp_path, path, args, batch):
     def fn(s):
         return torch.istft(torch.stft(s, return_complex=True, **forward), **args)
     check_module(Fn(fn), (x,), tmp_path, path)
+
+
+class StftVariants(torch.nn.Module):
+    def forward(self, x):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pairs = torch.stft(x, 8, hop_length=2, window=torch.hann_window(8), return_complex=False)
+        wide = torch.stft(x.double(), 8, hop_length=2, window=torch.hann_window(8, dtype=torch.float64),
+                          return_complex=True)
+        return pairs, wide, x * torch.hann_window(x.shape[-1], dtype=torch.float64)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_stft_real_pairs_f64_and_window_of_input_length(tmp_path, path):
+    """return_complex=False gives the real [..., 2] form; an f64 STFT (computed in f32); a window
+    as long as the input."""
+    check_module(StftVariants(), (torch.randn(2, 32),), tmp_path, path)
