@@ -376,6 +376,13 @@ def gather(node, b):
     return [mark_complex(b.Gather(x, indices, axis, batch_dims=node.batch_dims))]
 
 
+@complex_translator("tf", "GatherNd")
+def gather_nd(node, b):
+    """GatherND: the indices address logical dims; the pairs' dim comes along with each slice."""
+    x, indices = (node.in_port(i).get_source() for i in range(2))
+    return [mark_complex(b.GatherND(x, indices, batch_dims=0))]
+
+
 @complex_translator("tf", "Fill")
 def fill(node, b):
     """Fill(dims, value) of a complex value: the pair broadcast to dims + [2]."""

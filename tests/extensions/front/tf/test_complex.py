@@ -84,7 +84,8 @@ def test_shapes(tmp_path, dynamic):
 def test_slices(tmp_path):
     def fn(x):
         return (x[1], x[:, 1:3], x[..., ::-1], x[..., 1], x[:, tf.newaxis, -1], x[0, ..., 2:],
-                tf.slice(x, [0, 1, 1], [-1, 2, 2]), tf.gather(x, [2, 0], axis=1), tf.gather(x, [1, 0], axis=-1))
+                tf.slice(x, [0, 1, 1], [-1, 2, 2]), tf.gather(x, [2, 0], axis=1), tf.gather(x, [1, 0], axis=-1),
+                tf.gather_nd(x, [[1, 2], [0, 0]]), tf.gather_nd(x, [[1, 2, 3]]))
     check_tf(tmp_path, fn, [C], dynamic_batch=True)
 
 
