@@ -18,6 +18,8 @@ import numpy as np
 from extensions.front.pytorch.indexing import _bound
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import AtenArgs, aten, where
+from extensions.load.pytorch.schema import is_dtype_type
+from extensions.load.pytorch.types import COMPLEX_PARTS, element_type_of_dtype
 from mo.errors import ConversionError
 from mo.front.translator import complex_translator, translator
 from mo.graph.building import (
@@ -365,3 +367,23 @@ def matmul(node, a, b):
     et = _parts_type(x, y)
     (p, q), (r, s) = complex_parts(b, to_complex(b, x, et)), complex_parts(b, to_complex(b, y, et))
     return [make_complex(b, b.Subtract(b.MatMul(p, r), b.MatMul(q, s)), b.Add(b.MatMul(p, s), b.MatMul(q, r)))]
+
+
+@complex_aten("aten::to", "aten::_to_copy", "aten::type_as", real=False)
+def to(node, a, b):
+    """A complex tensor to another complex type (its parts converted) or to a real type (its
+    real part, as PyTorch casts)."""
+    x = a.tensor(0)
+    if node.fw_op == "aten::type_as" or (len(a.types) > 1 and a.types[1] == "Tensor"):
+        other = a.tensor(1)
+        et = "complex" if is_complex(other) else other.data.get_dtype()
+        parts = other.data.get_dtype()
+    else:
+        et = next((a.const(i, None) for i, t in enumerate(a.types) if is_dtype_type(t)), None)
+        et = et if et is None or isinstance(et, str) else element_type_of_dtype(et)
+        parts = COMPLEX_PARTS.get(et)
+    if et is None:
+        return [x]
+    if et == "complex" or et in COMPLEX_PARTS:
+        return [to_complex(b, x, parts)]
+    return [convert(b, complex_parts(b, x)[0], et)]

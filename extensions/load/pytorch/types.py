@@ -21,7 +21,7 @@ DTYPE_NAMES = {
 COMPLEX_PARTS = {"complex64": "f32", "complex128": "f64", "cfloat": "f32", "cdouble": "f64"}
 # c10::ScalarType codes, as TorchScript constants give dtypes
 SCALAR_TYPE_CODES = {0: "u8", 1: "i8", 2: "i16", 3: "i32", 4: "i64", 5: "f16", 6: "f32", 7: "f64",
-                     11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
+                     9: "complex64", 10: "complex128", 11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
 
 
 def scalar_type_code(element_type: str) -> int:
@@ -40,6 +40,8 @@ def element_type_of_dtype(dtype: Any) -> str:
         except KeyError:
             raise ValueError(f"unsupported torch ScalarType code {int(dtype)}") from None
     name = str(dtype).replace("torch.", "")
+    if name in COMPLEX_PARTS:       # a complex dtype argument: translators that take one read it so
+        return {"cfloat": "complex64", "cdouble": "complex128"}.get(name, name)
     try:
         return DTYPE_NAMES[name]
     except KeyError:

@@ -111,3 +111,18 @@ class ComplexConst(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_complex_constant(tmp_path, path):
     check_module(ComplexConst(), inputs(torch.float32), tmp_path, path)
+
+
+class Casts(torch.nn.Module):
+    def forward(self, x, y):
+        import warnings
+        z = x.to(torch.complex64) * torch.complex(x, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # complex to real discards the imaginary part
+            real = z.to(torch.float32)
+        return z, z.to(torch.complex128), real, x.type(torch.complex128), y.to(torch.cfloat), z.type_as(z)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_casts(tmp_path, path):
+    check_module(Casts(), inputs(torch.float32), tmp_path, path)
