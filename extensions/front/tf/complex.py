@@ -49,7 +49,7 @@ def _x(node):
     return node.in_port(0).get_source()
 
 
-def _parts_type(node, attr: str, default: str) -> str:
+def parts_type(node, attr: str, default: str) -> str:
     """The element type of the real values of the TensorFlow type attribute ``attr`` (Tout...):
     f32 for complex64, f64 for complex128 or float64."""
     value = TfExtractor.attr(node, attr, None) or default

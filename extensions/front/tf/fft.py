@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.tf.complex import _parts_type
+from extensions.front.tf.complex import parts_type
 from mo.front.translator import complex_translator, translator
 from mo.graph.building import complex_rank, convert, fit_dims, i64, spectral, to_complex
 
@@ -46,4 +46,4 @@ def rfft(node, b):
     sizes = [b.Gather(length, np.int64(i), np.int64(0)) for i in range(count - 1)] + [half]
     x = fit_dims(b, to_complex(b, x), axes, sizes)
     signal = spectral(b, op, x, _innermost(count), length, complex_out=False)
-    return [convert(b, signal, _parts_type(node, "Treal", "f32"))]
+    return [convert(b, signal, parts_type(node, "Treal", "f32"))]
