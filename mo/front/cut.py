@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mo.cli.input_spec import InputSpec
 from mo.errors import OptionError
+from mo.graph.building import is_complex, mark_complex
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.utils.shape import shape_str
@@ -32,6 +33,8 @@ def _model_inputs(graph) -> list[Node]:
 def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
     if shape is not None:
         declared = param.shape
+        if declared is not None and is_complex(param.out_port(0)) and len(shape) == len(declared) - 1:
+            shape = tuple(shape) + (2,)     # a complex input's logical shape: its pairs' dim added
         if declared is not None and len(declared) != len(shape):
             raise OptionError(
                 f"Shape {shape_str(shape)} given for input '{param.name}' has rank {len(shape)}, but the "
@@ -53,6 +56,8 @@ def convert_input(param: Node, element_type: str) -> None:
                                                         name=f"{param.name}/to_{element_type}",
                                                         destination_type=element_type)
     convert["input_convert"] = True
+    if is_complex(param.out_port(0)):
+        mark_complex(convert.out_port(0))
     for port in consumers:
         convert.out_port(0).connect(port)
 

@@ -20,7 +20,7 @@ import time
 from mo.errors import ConversionError, ExtensionError, GraphError
 from mo.front.translator import COMPLEX_KEY
 from mo.graph.builder import OpBuilder
-from mo.graph.building import COMPLEX_VALUES, is_complex, node_label
+from mo.graph.building import COMPLEX_OUTPUTS, COMPLEX_VALUES, is_complex, node_label
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.pipeline.extract import is_framework_op
@@ -46,8 +46,10 @@ def translate_graph(graph) -> None:
 
 def _complex_translator(node: Node):
     """The complex translator of ``node`` when one of its inputs is complex (None when none is);
-    a ConversionError when its op type has none. Results take the [..., 2] form as it is."""
-    if node.get("op") == "Result" or not node.graph.graph.get(COMPLEX_VALUES):
+    a ConversionError when its op type has none. Results take the [..., 2] form as it is, and a
+    node whose outputs are marked complex already was made for complex inputs (the Convert of a
+    complex model input given another type)."""
+    if node.get("op") == "Result" or not node.graph.graph.get(COMPLEX_VALUES) or node.get(COMPLEX_OUTPUTS):
         return None
     inputs = [i for i in sorted(node.in_ports()) if node.is_in_port_connected(i)
               and is_complex(node.in_port(i).get_source())]

@@ -148,6 +148,14 @@ def test_matmul(tmp_path, dtype):
     check_tf(tmp_path, fn, [complex_input((2, 3, 3), dtype), complex_input((2, 3, 3), dtype, seed=4)])
 
 
+@pytest.mark.parametrize("spec", ["x0[2,3,4]", "x0[2,3,4,2]", "x0[?,3,4]", "x0[2,3,4]{f16}"])
+def test_input_option_on_a_complex_input(tmp_path, spec):
+    """--input gives a complex input's shape with or without the pairs' dim; another element type
+    converts the pairs (the IR input is [..., 2] either way)."""
+    tol = 1e-2 if "f16" in spec else 1e-4
+    check_tf(tmp_path, lambda x: tf.signal.fft(x) * x, [C], input=spec, rtol=tol, atol=tol)
+
+
 def test_unsupported_op_on_complex_is_refused(tmp_path):
     """An op that has no complex translation names the complex input instead of computing on the
     pairs as if they were real values."""
