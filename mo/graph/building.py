@@ -285,8 +285,27 @@ def _broadcast_real(b: OpBuilder, real: Port, like: Port) -> Port:
     return b.Unsqueeze(convert(b, real, like.data.get_dtype()), i64(-1))
 
 
+def common_parts(b: OpBuilder, x: Port, y: Port) -> tuple[Port, Port]:
+    """x and y (one complex at least) with parts of one float type: that of the operand of higher
+    logical rank (a scalar takes the tensor's type, as PyTorch promotes), the wider one at equal
+    ranks; a real integer operand takes the complex one's."""
+    tx, ty = x.data.get_dtype(), y.data.get_dtype()
+    if tx == ty:
+        return x, y
+    floats = ("f16", "bf16", "f32", "f64")
+    candidates = [(p.data.get_rank() or 0) - int(is_complex(p)) for p in (x, y)]
+    if tx not in floats or ty not in floats:
+        et = tx if is_complex(x) else ty
+    elif candidates[0] != candidates[1]:
+        et = tx if candidates[0] > candidates[1] else ty
+    else:
+        et = "f64" if "f64" in (tx, ty) else tx
+    return tuple(to_complex(b, p, et) if is_complex(p) else convert(b, p, et) for p in (x, y))
+
+
 def complex_mul(b: OpBuilder, x: Port, y: Port) -> Port:
     """x * y where either is complex (a real one scales both parts)."""
+    x, y = common_parts(b, x, y)
     if not is_complex(x) or not is_complex(y):
         c, r = (x, y) if is_complex(x) else (y, x)
         return mark_complex(b.Multiply(c, _broadcast_real(b, r, c)))
@@ -297,9 +316,10 @@ def complex_mul(b: OpBuilder, x: Port, y: Port) -> Port:
 
 def complex_div(b: OpBuilder, x: Port, y: Port) -> Port:
     """x / y where either is complex: (a + bi) / (c + di) = ((ac + bd) + (bc - ad) i) / (c² + d²)."""
+    x, y = common_parts(b, x, y)
     if not is_complex(y):
         return mark_complex(b.Divide(x, _broadcast_real(b, y, x)))
-    (a, bi), (c, di) = complex_parts(b, to_complex(b, x, y.data.get_dtype())), complex_parts(b, y)
+    (a, bi), (c, di) = complex_parts(b, to_complex(b, x)), complex_parts(b, y)
     norm = b.Add(b.Multiply(c, c), b.Multiply(di, di))
     return make_complex(b, b.Divide(b.Add(b.Multiply(a, c), b.Multiply(bi, di)), norm),
                         b.Divide(b.Subtract(b.Multiply(bi, c), b.Multiply(a, di)), norm))

@@ -26,6 +26,7 @@ from mo.graph.building import (
     INT64_MAX,
     INT64_MIN,
     atan2,
+    common_parts,
     complex_abs,
     complex_axis,
     complex_conj,
@@ -139,9 +140,8 @@ def conj(node, a, b):
 @complex_aten("aten::add", "aten::sub", "aten::add_", "aten::sub_", "aten::rsub", real=False)
 def add_sub(node, a, b):
     """self ± alpha * other (rsub: other - alpha * self)."""
-    x, y = (a.tensor(0), a.tensor(1))
-    et = _parts_type(x, y)
-    x, y = to_complex(b, x, et), to_complex(b, y, et)
+    x, y = common_parts(b, a.tensor(0), a.tensor(1))
+    x, y = to_complex(b, x), to_complex(b, y)
     alpha = a.const("alpha", 1)
     if node.fw_op == "aten::rsub":
         x, y = y, x

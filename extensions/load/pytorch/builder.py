@@ -115,9 +115,19 @@ class TorchGraphBuilder:
             node["pytorch_scalar"] = True
         return node.out_port(0)
 
+    def complex_number(self, value: complex) -> Port:
+        """A Python complex number: an f32 (real, imaginary) pair marked complex, a wrapped number
+        (it takes the tensor's type in arithmetic)."""
+        node = self.registry.op("Const").create(self.graph, (), name="scalar",
+                                                value=np.array([value.real, value.imag], np.float32))
+        node["pytorch_scalar"] = True
+        return mark_complex(node.out_port(0))
+
     def as_port(self, value: Any) -> Port:
         if isinstance(value, Port):
             return value
+        if isinstance(value, complex):
+            return self.complex_number(value)
         if is_number(value) or is_number_list(value):
             return self.number(value)
         if _is_tensor(value):
@@ -153,6 +163,8 @@ class TorchGraphBuilder:
                 node.const_args[spec.name] = value
             elif _is_tensor(value):
                 self.tensor(value).connect(node.in_port(i))
+            elif isinstance(value, complex):
+                self.complex_number(value).connect(node.in_port(i))
             elif isinstance(value, (list, tuple)):
                 ports = []
                 for item in value:

@@ -46,6 +46,16 @@ def test_arithmetic(tmp_path, path, dtype):
 
 
 @pytest.mark.parametrize("path", PATHS)
+def test_python_complex_numbers(tmp_path, path):
+    """Python complex scalars (wrapped numbers, or complex128 constants in a TorchScript file) take
+    the tensor's type."""
+    def fn(x, y):
+        z = torch.complex(x, y)
+        return z * 1j, z + (2 - 1j), torch.exp(1j * x), (0.5 + 0.5j) - z, z / (1 + 1j)
+    check_module(Fn(fn), inputs(torch.float32), tmp_path, path)
+
+
+@pytest.mark.parametrize("path", PATHS)
 def test_shapes(tmp_path, path):
     def fn(x, y):
         z = torch.complex(x, y)
