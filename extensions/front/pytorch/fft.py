@@ -150,6 +150,17 @@ def fftshift(node, a, b):
     return [rolled(node, b, x, axes, [sign * (shape[d] // 2) for d in axes])]
 
 
+@aten("aten::fft_fftfreq", "aten::fft_rfftfreq")
+def fftfreq(node, a, b):
+    """The sample frequencies of a transform of length n with sample spacing d: fftfreq
+    [0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d n), rfftfreq [0, ..., n // 2] / (d n)."""
+    n, d = int(a.const("n")), float(a.const("d", 1.0))
+    if n < 1:
+        raise ConversionError(f"{where(node)} needs n >= 1, not {n}.")
+    k = np.arange(n // 2 + 1) if node.fw_op == "aten::fft_rfftfreq" else np.fft.fftfreq(n) * n
+    return [convert(b, b.const((k / (d * n)).astype(np.float32)), _given_dtype(a) or "f32")]
+
+
 # ---------------------------------------------------------------------------- windows, STFT
 
 

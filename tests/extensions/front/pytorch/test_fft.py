@@ -69,6 +69,15 @@ def test_hann_window(tmp_path, path, periodic):
     check_module(Fn(fn), (X,), tmp_path, path)
 
 
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("n", [1, 7, 8])
+def test_fftfreq(tmp_path, path, n):
+    def fn(x):
+        return x[0, 0, :1] * torch.fft.fftfreq(n), torch.fft.rfftfreq(n, 0.5), \
+            torch.fft.fftfreq(n, 2.0, dtype=torch.float64)
+    check_module(Fn(fn), (X,), tmp_path, path)
+
+
 STFTS = {
     "hann": dict(n_fft=8, hop_length=2, window=torch.hann_window(8)),
     "default_hop_no_window": dict(n_fft=8),
