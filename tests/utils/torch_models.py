@@ -23,7 +23,7 @@ PATHS = ("export", "trace", "ts_file")
 
 _TYPE_NAMES = {"torch.float32": "f32", "torch.int64": "i64", "torch.int32": "i32", "torch.bool": "boolean",
                "torch.float16": "f16", "torch.uint8": "u8", "torch.float64": "f64", "torch.int8": "i8",
-               "torch.complex64": "f32", "torch.complex128": "f64"}     # complex: [..., 2] pairs
+               "torch.complex64": "complex64", "torch.complex128": "complex128"}
 
 
 def _refuse_export(*args, **kwargs):
@@ -33,7 +33,7 @@ def _refuse_export(*args, **kwargs):
 def _input_option(names, inputs) -> str:
     items = []
     for name, t in zip(names, inputs):
-        shape = ",".join(str(d) for d in tuple(t.shape) + ((2,) if t.is_complex() else ()))
+        shape = ",".join(str(d) for d in t.shape)
         items.append(f"{name}[{shape}]{{{_TYPE_NAMES[str(t.dtype)]}}}")
     return ",".join(items)
 

@@ -101,7 +101,7 @@ class ComplexIn(torch.nn.Module):
         return z * x, torch.fft.ifft(z), z.real, (z * z.conj()).real, torch.view_as_real(z + 1), z.abs()
 
 
-@pytest.mark.parametrize("path", ["export", "trace"])     # a TorchScript file's --input cannot say complex
+@pytest.mark.parametrize("path", PATHS)     # ts_file: --input "z[3,4]{complex64}"
 @pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
 def test_complex_model_inputs(tmp_path, path, dtype):
     """Complex model inputs and outputs are [..., 2] pairs in the IR."""

@@ -148,7 +148,8 @@ def test_matmul(tmp_path, dtype):
     check_tf(tmp_path, fn, [complex_input((2, 3, 3), dtype), complex_input((2, 3, 3), dtype, seed=4)])
 
 
-@pytest.mark.parametrize("spec", ["x0[2,3,4]", "x0[2,3,4,2]", "x0[?,3,4]", "x0[2,3,4]{f16}"])
+@pytest.mark.parametrize("spec", ["x0[2,3,4]", "x0[2,3,4,2]", "x0[?,3,4]", "x0[2,3,4]{f16}", "x0[?,3,4]{complex64}",
+                                  "x0[2,3,4]{complex128}"])
 def test_input_option_on_a_complex_input(tmp_path, spec):
     """--input gives a complex input's shape with or without the pairs' dim; another element type
     converts the pairs (the IR input is [..., 2] either way)."""
