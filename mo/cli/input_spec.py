@@ -13,13 +13,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from mo.errors import OptionError
+from mo.graph.building import COMPLEX_TYPES
 from mo.utils.types import ALL_TYPES
 
 TYPE_ALIASES = {
     "float32": "f32", "float": "f32", "fp32": "f32", "float16": "f16", "half": "f16", "fp16": "f16",
     "float64": "f64", "double": "f64", "int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8",
     "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "boolean",
-    "bfloat16": "bf16",
+    "bfloat16": "bf16", "cfloat": "complex64", "cdouble": "complex128",
 }
 
 
@@ -37,6 +38,8 @@ class InputSpec:
 def parse_element_type(text: str, where: str) -> str:
     t = text.strip().lower()
     t = TYPE_ALIASES.get(t, t)
+    if t in COMPLEX_TYPES:      # a complex input: [..., 2] pairs of its parts' type in the IR
+        return t
     if t not in ALL_TYPES:
         raise OptionError(f"Unknown element type '{text}' in {where}; use one of: "
                           f"{', '.join(sorted(ALL_TYPES))}.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mo.cli.input_spec import InputSpec
 from mo.errors import OptionError
+from mo.graph.building import COMPLEX_TYPES, is_complex, mark_complex
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.utils.shape import shape_str
@@ -30,18 +31,27 @@ def _model_inputs(graph) -> list[Node]:
 
 
 def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
+    et = spec.element_type
+    if et in COMPLEX_TYPES:     # a complex input: its logical shape given, [..., 2] pairs of the parts' type
+        shape = None if shape is None else tuple(shape) + (2,)
+        if param.shape is not None and not is_complex(param.out_port(0)):
+            param["shape"] = tuple(param.shape) + (2,)
+        mark_complex(param.out_port(0))
+        et = COMPLEX_TYPES[et]
     if shape is not None:
         declared = param.shape
+        if declared is not None and is_complex(param.out_port(0)) and len(shape) == len(declared) - 1:
+            shape = tuple(shape) + (2,)     # a complex input's logical shape: its pairs' dim added
         if declared is not None and len(declared) != len(shape):
             raise OptionError(
                 f"Shape {shape_str(shape)} given for input '{param.name}' has rank {len(shape)}, but the "
                 f"model's input has shape {shape_str(declared)} (rank {len(declared)}).")
         param["shape"] = tuple(shape)
-    if spec.element_type is not None:
+    if et is not None:
         declared = None if param.get("element_type_unknown") else param.get("element_type")
-        param["element_type"] = spec.element_type
+        param["element_type"] = et
         param["element_type_unknown"] = False
-        if declared is not None and declared != spec.element_type:
+        if declared is not None and declared != et:
             convert_input(param, declared)
 
 
@@ -53,6 +63,8 @@ def convert_input(param: Node, element_type: str) -> None:
                                                         name=f"{param.name}/to_{element_type}",
                                                         destination_type=element_type)
     convert["input_convert"] = True
+    if is_complex(param.out_port(0)):
+        mark_complex(convert.out_port(0))
     for port in consumers:
         convert.out_port(0).connect(port)
 
@@ -97,6 +109,9 @@ def apply_cut(graph, opts) -> None:
                 raise OptionError(f"--input names '{spec.name}', which is not an input, tensor or node "
                                   f"of the model (its inputs: {names}).")
         producer = target.node
+        if spec.element_type in COMPLEX_TYPES and (spec.value is not None or producer.op != "Parameter"):
+            raise OptionError(f"--input '{spec.name}': a complex type is supported for model inputs only, "
+                              f"without a value.")
         if spec.value is not None:
             const = registry.op("Const").create(graph, (), name=spec.name, value=spec.value,
                                                 element_type=spec.element_type)

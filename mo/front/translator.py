@@ -41,3 +41,18 @@ def translator(framework: str, *op_types: str) -> Callable:
 def translator_keys(fn) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The (framework, op types) registrations a function is marked with (empty if none)."""
     return getattr(fn, TRANSLATOR_MARK, ()) if callable(fn) else ()
+
+
+# Framework key suffix of the translators that convert an op whose input is complex.
+COMPLEX_KEY = "+complex"
+
+
+def complex_translator(framework: str, *op_types: str) -> Callable:
+    """Register the decorated function as what converts ``op_types`` of ``framework`` when one of
+    the node's inputs is complex (a real tensor [..., 2] of (real, imaginary) pairs marked with
+    ``mark_complex``; see the complex helpers of ``mo/graph/building.py``). The translate step
+    calls it instead of the op's translator, or instead of inferring the opset op an extractor
+    set (the node's attributes from the extractor are there to read); an op without one that
+    meets a complex input is refused. An op that takes complex and real inputs alike registers
+    one function with both decorators."""
+    return translator(framework + COMPLEX_KEY, *op_types)

@@ -10,6 +10,7 @@ import inspect
 import os
 
 from mo.errors import OptionError
+from mo.front.translator import COMPLEX_KEY
 from mo.registry import Registry
 from mo.utils.origin import source_of
 
@@ -50,6 +51,10 @@ def explain(key: str, registry: Registry) -> str:
         else:
             lines.append("  translator  none: the extractor sets the op it becomes, or a front rewrite "
                          "listed below replaces it")
+        complex_fn = registry.translator(framework + COMPLEX_KEY, op_type)
+        if complex_fn is not None:
+            lines.append(f"  complex     {inspect.unwrap(complex_fn).__name__} ({_where(complex_fn)}), when an input "
+                         f"is complex")
         lines += _rewrites(registry, framework, {f"{framework}:{op_type}"})
         return "\n".join(lines)
     if key in registry.ops:

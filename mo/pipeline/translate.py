@@ -8,14 +8,19 @@ is handed to its translator, which sees every input already inferred and builds 
 sub-graph with an OpBuilder; the new nodes are inferred as they are created, and the framework
 node's consumers and tensor names move to the ports the translator returns. Bodies of sub-graph
 ops are walked the same way when their op is inferred.
+
+A node with a complex input (``is_complex``: a [..., 2] tensor of (real, imaginary) pairs) goes
+to the op type's complex translator (``complex_translator``) instead, whether it is a framework
+op or an opset op its extractor set; an op type without one is refused, naming the input.
 """
 from __future__ import annotations
 
 import time
 
 from mo.errors import ConversionError, ExtensionError, GraphError
+from mo.front.translator import COMPLEX_KEY
 from mo.graph.builder import OpBuilder
-from mo.graph.building import node_label
+from mo.graph.building import COMPLEX_OUTPUTS, COMPLEX_VALUES, is_complex, node_label
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.pipeline.extract import is_framework_op
@@ -30,20 +35,43 @@ def translate_graph(graph) -> None:
     for node in graph.topological_ops():
         if node.id not in graph:
             continue
-        if is_framework_op(node):
+        fn = _complex_translator(node)
+        if fn is not None:
+            translate_node(node, fn)
+        elif is_framework_op(node):
             translate_node(node)
         else:
             infer_node(node)
 
 
-def translate_node(node: Node) -> list[Port | None]:
-    """Replace the framework op ``node`` by what its translator builds; returns the ports that
-    took over the node's outputs, in order (for callers that copy framework ops into a graph, such
-    as body inlining, and wire the results themselves)."""
+def _complex_translator(node: Node):
+    """The complex translator of ``node`` when one of its inputs is complex (None when none is);
+    a ConversionError when its op type has none. Results take the [..., 2] form as it is, and a
+    node whose outputs are marked complex already was made for complex inputs (the Convert of a
+    complex model input given another type)."""
+    if node.get("op") == "Result" or not node.graph.graph.get(COMPLEX_VALUES) or node.get(COMPLEX_OUTPUTS):
+        return None
+    inputs = [i for i in sorted(node.in_ports()) if node.is_in_port_connected(i)
+              and is_complex(node.in_port(i).get_source())]
+    if not inputs:
+        return None
+    context = node.graph.context
+    key = node.get("translate") or node.get("fw_op") or node.op
+    fn = context.registry.translator(context.framework + COMPLEX_KEY, key)
+    if fn is None:
+        raise ConversionError(f"Cannot translate node {node_label(node)}: its input {inputs[0]} is a complex "
+                              f"tensor, and {key} is converted only for real inputs.")
+    return fn
+
+
+def translate_node(node: Node, fn=None) -> list[Port | None]:
+    """Replace the framework op ``node`` by what its translator (or ``fn``) builds; returns the
+    ports that took over the node's outputs, in order (for callers that copy framework ops into a
+    graph, such as body inlining, and wire the results themselves)."""
     graph = node.graph
     context = graph.context
-    key = node.translate
-    fn = context.registry.translator(context.framework, key)
+    key = node.get("translate") or node.get("fw_op") or node.op
+    fn = fn or context.registry.translator(context.framework, key)
     if fn is None:
         raise GraphError(f"No translator is registered for node {node_label(node)}.")
     first_new = graph._seq

@@ -43,12 +43,19 @@ def _unpack(raw: np.ndarray, like: np.dtype, shape: tuple) -> np.ndarray:
 _OV_TO_RAW = {v[0]: k for k, v in _RAW_TYPES.items()}
 
 
+def complex_pairs(value) -> np.ndarray:
+    """A complex array as OpenVINO carries it: real and imaginary parts along a last dim of 2
+    (complex64 -> f32); any other array as it is."""
+    value = np.asarray(value)
+    return np.stack([value.real, value.imag], axis=-1) if value.dtype.kind == "c" else value
+
+
 def _input_tensor(value, port):
     """numpy array, or an OpenVINO Tensor for the types numpy cannot hand over directly (the
     value is first converted to the input's float8/int4/bfloat16 type when it is not already)."""
     import ml_dtypes
     import openvino as ov
-    value = np.asarray(value)
+    value = complex_pairs(value)
     wanted = _OV_TO_RAW.get(port.get_element_type().get_type_name())
     if wanted is None and value.dtype.name not in _RAW_TYPES:
         return value
@@ -80,7 +87,7 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float = 1e-4, atol: 
             check_dtype: bool = True) -> str | None:
     """None when ``actual`` matches ``expected`` (floats within tolerance, NaN where NaN;
     integers, booleans and strings exactly), else a one-line description of the difference."""
-    expected = np.asarray(expected)
+    expected = complex_pairs(expected)
     actual = np.asarray(actual)
     if expected.dtype.name in _RAW_TYPES and actual.dtype != expected.dtype and actual.dtype.itemsize <= 2:
         try:

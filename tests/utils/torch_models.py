@@ -23,7 +23,7 @@ PATHS = ("export", "trace", "ts_file")
 
 _TYPE_NAMES = {"torch.float32": "f32", "torch.int64": "i64", "torch.int32": "i32", "torch.bool": "boolean",
                "torch.float16": "f16", "torch.uint8": "u8", "torch.float64": "f64", "torch.int8": "i8",
-               "torch.int16": "i16"}
+               "torch.int16": "i16", "torch.complex64": "complex64", "torch.complex128": "complex128"}
 
 
 def _refuse_export(*args, **kwargs):
@@ -74,7 +74,7 @@ def torch_outputs(module, inputs) -> list[np.ndarray]:
 
     def walk(o) -> None:
         if isinstance(o, torch.Tensor):
-            flat.append(o.numpy())
+            flat.append(o.resolve_conj().numpy())
         elif isinstance(o, dict):
             for v in o.values():
                 walk(v)

@@ -9,9 +9,9 @@ import numpy as np
 from extensions.front.pytorch.aten import category, const, dim_size, scalar_int
 from extensions.load.pytorch.arguments import aten
 from extensions.load.pytorch.schema import is_dtype_type
-from extensions.load.pytorch.types import element_type_of_dtype, scalar_type_code
+from extensions.load.pytorch.types import COMPLEX_PARTS, element_type_of_dtype, scalar_type_code
 from mo.errors import ConversionError
-from mo.graph.building import as_scalar, convert, i64, int_list_port, norm_axis, rank_of, shape_of
+from mo.graph.building import as_scalar, convert, i64, int_list_port, norm_axis, rank_of, shape_of, to_complex
 
 # tensor methods that convert to a fixed type
 FIXED_TYPES = {"aten::float": "f32", "aten::double": "f64", "aten::half": "f16", "aten::long": "i64",
@@ -47,6 +47,8 @@ def _given_dtype(a) -> str | None:
 
 
 def _as_type(b, x, et: str | None):
+    if et in COMPLEX_PARTS:      # to a complex type: [..., 2] pairs (extensions/front/pytorch/complex.py)
+        return to_complex(b, x, COMPLEX_PARTS[et])
     return x if et is None or et == x.data.get_dtype() else convert(b, x, et)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from extensions.load.tf.attributes import TfExtractor
 from mo.front.translator import translator
 from mo.graph.building import input_rank
+from mo.pipeline.extract import mark_framework_op
 
 # TensorFlow op type -> opset op with the same inputs and no attributes to translate.
 ONE_TO_ONE = {
@@ -51,6 +52,9 @@ class CastExtractor(TfExtractor):
 
     @classmethod
     def extract(cls, node):
+        if cls.dtype(node, "DstT") in ("complex64", "complex128"):
+            mark_framework_op(node, "tf", "CastToComplex")    # extensions/front/tf/complex.py
+            return
         node.graph.registry.op("Convert").update_node(node, {"destination_type": cls.dtype(node, "DstT")})
 
 

@@ -28,12 +28,14 @@ import numpy as np
 
 from extensions.load.pytorch.schema import ArgSpec, base_type, is_dtype_type, synthetic
 from extensions.load.pytorch.types import (
+    complex_parts_type,
     element_type_of_dtype,
     is_number,
     is_number_list,
     scalar_array,
     tensor_to_array,
 )
+from mo.graph.building import mark_complex
 from mo.graph.graph import Graph
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -67,6 +69,12 @@ VIEW_OPS = frozenset(_SCATTER_SPECS) | _RESHAPE_VIEWS | _SAME_VIEWS | {"aten::tr
                                                                        "aten::t"}
 
 
+def torch_view_as_real(tensor):
+    """A complex torch tensor as a numpy array of [..., 2] (real, imaginary) pairs."""
+    import torch
+    return torch.view_as_real(tensor.detach().cpu().resolve_conj()).numpy()
+
+
 class TorchGraphBuilder:
     """The Graph being built, the current binding of each value and the view relations."""
 
@@ -78,20 +86,30 @@ class TorchGraphBuilder:
         self._tensor_consts: dict[int, tuple[Any, Port]] = {}
 
     # ----------------------------------------------------------------- leaves
-    def parameter(self, name: str, shape: tuple | None, element_type: str) -> Port:
+    def parameter(self, name: str, shape: tuple | None, element_type: str, complex_: bool = False) -> Port:
+        """A model input; a complex one (``complex_``: ``element_type`` is its parts' type) is
+        [..., 2] pairs, marked complex."""
+        if complex_ and shape is not None:
+            shape = tuple(shape) + (2,)
         node = self.registry.op("Parameter").create(self.graph, (), name=name, shape=shape,
                                                     element_type=element_type)
         node.out_port(0).add_tensor_names([name])
-        return node.out_port(0)
+        return mark_complex(node.out_port(0)) if complex_ else node.out_port(0)
 
     def tensor(self, tensor, name: str | None = None) -> Port:
         """A Const holding a torch tensor (one per tensor object)."""
         found = self._tensor_consts.get(id(tensor))
         if found is not None and found[0] is tensor:
             return found[1]
-        value, et = tensor_to_array(tensor)
+        parts = complex_parts_type(tensor.dtype)
+        if parts:
+            value, et = torch_view_as_real(tensor), parts
+        else:
+            value, et = tensor_to_array(tensor)
         port = self.registry.op("Const").create(self.graph, (), name=name or "constant", value=value,
                                                 element_type=et).out_port(0)
+        if parts:
+            mark_complex(port)
         if name:
             port.add_tensor_names([name])
         self._tensor_consts[id(tensor)] = (tensor, port)
@@ -105,9 +123,19 @@ class TorchGraphBuilder:
             node["pytorch_scalar"] = True
         return node.out_port(0)
 
+    def complex_number(self, value: complex) -> Port:
+        """A Python complex number: an f32 (real, imaginary) pair marked complex, a wrapped number
+        (it takes the tensor's type in arithmetic)."""
+        node = self.registry.op("Const").create(self.graph, (), name="scalar",
+                                                value=np.array([value.real, value.imag], np.float32))
+        node["pytorch_scalar"] = True
+        return mark_complex(node.out_port(0))
+
     def as_port(self, value: Any) -> Port:
         if isinstance(value, Port):
             return value
+        if isinstance(value, complex):
+            return self.complex_number(value)
         if is_number(value) or is_number_list(value):
             return self.number(value)
         if _is_tensor(value):
@@ -143,6 +171,8 @@ class TorchGraphBuilder:
                 node.const_args[spec.name] = value
             elif _is_tensor(value):
                 self.tensor(value).connect(node.in_port(i))
+            elif isinstance(value, complex):
+                self.complex_number(value).connect(node.in_port(i))
             elif isinstance(value, (list, tuple)):
                 ports = []
                 for item in value:

@@ -19,7 +19,7 @@ from typing import Any
 
 from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
 from extensions.load.pytorch.schema import bind, from_function_schema, synthetic
-from extensions.load.pytorch.types import element_type_of_dtype, is_torch_file
+from extensions.load.pytorch.types import complex_parts_type, element_type_of_dtype, is_torch_file
 from mo.errors import InputModelError
 
 log = logging.getLogger("mo")
@@ -111,7 +111,9 @@ class ExportedProgramDecoder:
             # a Python number input: it was specialised into the program, nothing reads it
             self.b.env[node.name] = val
             return
-        self.b.env[node.name] = self.b.parameter(node.name, _shape_of(val), element_type_of_dtype(val.dtype))
+        parts = complex_parts_type(val.dtype)
+        self.b.env[node.name] = self.b.parameter(node.name, _shape_of(val), parts or element_type_of_dtype(val.dtype),
+                                                 complex_=bool(parts))
 
     def _value(self, arg) -> Any:
         """An FX argument with the nodes it refers to replaced by their current values."""

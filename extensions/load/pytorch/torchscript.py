@@ -16,7 +16,7 @@ from typing import Any
 
 from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
 from extensions.load.pytorch.schema import from_schema_text, synthetic
-from extensions.load.pytorch.types import element_type_of_dtype, is_number, is_torch_file
+from extensions.load.pytorch.types import complex_parts_type, element_type_of_dtype, is_number, is_torch_file
 from mo.errors import InputModelError
 from mo.graph.port import Port
 
@@ -94,7 +94,7 @@ def _tensor_info(value) -> tuple[tuple | None, str | None]:
     sizes = t.varyingSizes() if t.dim() is not None else None
     shape = None if sizes is None else tuple(-1 if d is None else int(d) for d in sizes)
     dtype = t.dtype()
-    return shape, (element_type_of_dtype(dtype) if dtype is not None else None)
+    return shape, (complex_parts_type(dtype) or element_type_of_dtype(dtype) if dtype is not None else None)
 
 
 class TorchScriptDecoder:
@@ -124,9 +124,11 @@ class TorchScriptDecoder:
             if example is None and defaults[i] is None and str(value.type()).startswith("Optional"):
                 self.b.env[value.unique()] = None    # an optional input left out stays None
                 continue
+            parts = complex_parts_type(example.dtype if hasattr(example, "dtype") else
+                                       getattr(value.type(), "dtype", lambda: None)())
             if hasattr(example, "shape") and hasattr(example, "dtype"):
-                shape, et = tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype)
-            port = self.b.parameter(name, shape, et or "f32")
+                shape, et = tuple(int(d) for d in example.shape), parts or element_type_of_dtype(example.dtype)
+            port = self.b.parameter(name, shape, et or "f32", complex_=bool(parts))
             if et is None:
                 port.node["element_type_unknown"] = True    # f32 unless --input says otherwise
             self.b.env[value.unique()] = port

@@ -16,9 +16,12 @@ DTYPE_NAMES = {
     "short": "i16", "int8": "i8", "uint8": "u8", "bool": "boolean", "uint16": "u16", "uint32": "u32",
     "uint64": "u64", "float8_e4m3fn": "f8e4m3", "float8_e5m2": "f8e5m2",
 }
+# complex dtypes: the element type of their real and imaginary parts. A complex model input or
+# constant is carried as [..., 2] pairs of that type, marked complex (mo/graph/building.py).
+COMPLEX_PARTS = {"complex64": "f32", "complex128": "f64", "cfloat": "f32", "cdouble": "f64"}
 # c10::ScalarType codes, as TorchScript constants give dtypes
 SCALAR_TYPE_CODES = {0: "u8", 1: "i8", 2: "i16", 3: "i32", 4: "i64", 5: "f16", 6: "f32", 7: "f64",
-                     11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
+                     9: "complex64", 10: "complex128", 11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
 
 
 def scalar_type_code(element_type: str) -> int:
@@ -37,6 +40,8 @@ def element_type_of_dtype(dtype: Any) -> str:
         except KeyError:
             raise ValueError(f"unsupported torch ScalarType code {int(dtype)}") from None
     name = str(dtype).replace("torch.", "")
+    if name in COMPLEX_PARTS:       # a complex dtype argument: translators that take one read it so
+        return {"cfloat": "complex64", "cdouble": "complex128"}.get(name, name)
     try:
         return DTYPE_NAMES[name]
     except KeyError:
@@ -93,3 +98,8 @@ def _torch_dir() -> str:
 def is_torch_file(path: str) -> bool:
     """Whether a source file belongs to the torch package (not the user's model code)."""
     return os.path.abspath(path).startswith(_torch_dir())
+
+
+def complex_parts_type(dtype: Any) -> str | None:
+    """The element type of the parts of a complex torch dtype (f32 for complex64), else None."""
+    return COMPLEX_PARTS.get(str(dtype).replace("torch.", ""))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from extensions.load.tf.tensors import element_type_of, shape_of, tensor_to_array
+from extensions.load.tf.tensors import TF_COMPLEX, element_type_of, shape_of, tensor_to_array
 from mo.errors import InputModelError
 from mo.front.extractor import Extractor
 from mo.graph.node import Node
@@ -18,7 +18,7 @@ def attr_value(value) -> Any:
     if kind in ("i", "f", "b"):
         return getattr(value, kind)
     if kind == "type":
-        return element_type_of(value.type)
+        return TF_COMPLEX[value.type][0] if value.type in TF_COMPLEX else element_type_of(value.type)
     if kind == "shape":
         return shape_of(value.shape)
     if kind == "tensor":

@@ -19,8 +19,15 @@ import os
 from extensions.load.tf.attributes import attr_value
 from extensions.load.tf.functions import FlatGraph, Flattener, function_graph_def, returned_refs, split_ref, tensor_ref
 from extensions.load.tf.graph_only import TABLES, saver_nodes, sources_as_inputs, table_contents
-from extensions.load.tf.tensors import element_type_of, shape_of, tensor_to_array
+from extensions.load.tf.tensors import (
+    complex_parts_type,
+    complex_tensor_to_array,
+    element_type_of,
+    shape_of,
+    tensor_to_array,
+)
 from mo.errors import InputModelError
+from mo.graph.building import mark_complex
 from mo.graph.graph import Graph
 
 # ops whose function attributes become bodies of the node
@@ -223,9 +230,15 @@ class TfGraphBuilder:
         if constant is not None:
             return self.registry.op("Const").create(graph, (), name=n.name, value=constant)
         if n.op == "Placeholder":
-            et = element_type_of(n.pb.attr["dtype"].type, where) if "dtype" in n.pb.attr else "f32"
+            dtype = n.pb.attr["dtype"].type if "dtype" in n.pb.attr else 1
+            parts = complex_parts_type(dtype)     # a complex input: [..., 2] pairs
+            et = parts or element_type_of(dtype, where)
             shape = shape_of(n.pb.attr["shape"].shape) if "shape" in n.pb.attr else None
+            if parts and shape is not None:
+                shape = shape + (2,)
             node = self.registry.op("Parameter").create(graph, (), name=n.name, shape=shape, element_type=et or "f32")
+            if parts:
+                mark_complex(node.out_port(0))
             if et is None:
                 node["element_type_unknown"] = True
             if args is not None and n.name in args:
@@ -233,7 +246,13 @@ class TfGraphBuilder:
             node.out_port(0).add_tensor_names([n.name, f"{n.name}:0"] + self.input_names.get(n.name, []))
             return node
         if n.op == "Const":
-            value, et = tensor_to_array(n.pb.attr["value"].tensor, where)
+            tensor = n.pb.attr["value"].tensor
+            if complex_parts_type(tensor.dtype):
+                value, et = complex_tensor_to_array(tensor, where)
+                node = self.registry.op("Const").create(graph, (), name=n.name, value=value, element_type=et)
+                mark_complex(node.out_port(0))
+                return node
+            value, et = tensor_to_array(tensor, where)
             return self.registry.op("Const").create(graph, (), name=n.name, value=value, element_type=et)
         check_arity(n)
         node = graph.add_op({"name": n.name, "fw_op": n.op, "pb": n.pb, "op": None})

@@ -55,7 +55,8 @@ def _file() -> descriptor_pb2.FileDescriptorProto:
                                ("int_val", 7, _F.TYPE_INT32), ("string_val", 8, _F.TYPE_BYTES),
                                ("int64_val", 10, _F.TYPE_INT64), ("bool_val", 11, _F.TYPE_BOOL),
                                ("half_val", 13, _F.TYPE_INT32), ("uint32_val", 16, _F.TYPE_UINT32),
-                               ("uint64_val", 17, _F.TYPE_UINT64)):
+                               ("uint64_val", 17, _F.TYPE_UINT64), ("scomplex_val", 9, _F.TYPE_FLOAT),
+                               ("dcomplex_val", 12, _F.TYPE_DOUBLE)):
         _field(tensor, name, number, kind, repeated=True)
 
     names = f.message_type.add(name="NameAttrList")

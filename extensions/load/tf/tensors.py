@@ -15,6 +15,9 @@ TF_TO_ET = {
 HANDLE_TYPES = {20: "resource", 21: "variant"}
 TF_TYPE_NAMES = {8: "complex64", 11: "qint8", 12: "quint8", 13: "qint32", 15: "qint16", 16: "quint16",
                  18: "complex128"}
+# complex DataTypes -> (name, element type of the real and imaginary parts). OpenVINO carries a
+# complex tensor as a real one with a last dim of 2 (see the complex helpers of mo/graph/building.py).
+TF_COMPLEX = {8: ("complex64", "f32"), 18: ("complex128", "f64")}
 # element types numpy reads straight from tensor_content bytes
 _DIRECT = ("f32", "f64", "f16", "i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64", "boolean")
 
@@ -90,3 +93,31 @@ def _from_value_fields(tensor, et: str, shape: tuple, where: str) -> np.ndarray:
         fill = flat[-1] if flat.size else (np.zeros((), flat.dtype) if et != "string" else "")
         flat = np.concatenate([flat, np.full(count - flat.size, fill, dtype=flat.dtype)])
     return flat.reshape(shape)
+
+
+def complex_parts_type(dtype: int) -> str | None:
+    """The element type of the parts of a complex DataType (f32 for complex64), else None."""
+    dtype = int(dtype)
+    return TF_COMPLEX[dtype % 100][1] if dtype % 100 in TF_COMPLEX else None
+
+
+def complex_tensor_to_array(tensor, where: str = "") -> tuple[np.ndarray, str]:
+    """(value [..., 2] of (real, imaginary) pairs, element type of the parts) of a complex
+    TensorProto."""
+    et = complex_parts_type(tensor.dtype)
+    shape = shape_of(tensor.tensor_shape) or ()
+    count = int(np.prod(shape, dtype=np.int64))
+    dtype = np_dtype(et)
+    if tensor.tensor_content:
+        content = tensor.tensor_content
+        if len(content) != count * 2 * dtype.itemsize:
+            raise InputModelError(f"Constant{where} has {len(content)} bytes of data but its shape {list(shape)} "
+                                  f"needs {count * 2 * dtype.itemsize}: the model is corrupt.")
+        return np.frombuffer(content, dtype=dtype, count=2 * count).reshape(tuple(shape) + (2,)), et
+    values = np.array(tensor.scomplex_val if et == "f32" else tensor.dcomplex_val, dtype=dtype).reshape(-1, 2)
+    if len(values) > count:
+        raise InputModelError(f"Constant{where} has {len(values)} values but its shape {list(shape)} holds {count}.")
+    if len(values) < count:
+        fill = values[-1:] if len(values) else np.zeros((1, 2), dtype)
+        values = np.concatenate([values, np.repeat(fill, count - len(values), axis=0)])
+    return values.reshape(tuple(shape) + (2,)), et

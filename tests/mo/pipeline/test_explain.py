@@ -28,3 +28,8 @@ def test_an_opset_op_lists_the_rewrites_that_match_it():
 def test_unknown_keys_are_refused(key):
     with pytest.raises(OptionError):
         explain(key, registry())
+
+
+def test_a_complex_translator_is_listed():
+    text = explain("tf:AddV2", registry()).replace("\\", "/")
+    assert "complex     pairwise (extensions/front/tf/complex.py:" in text

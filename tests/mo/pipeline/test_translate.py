@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 
 from mo.errors import ConversionError, GraphError
-from mo.front.translator import translator
+from mo.front.translator import complex_translator, translator
 from mo.graph.builder import OpBuilder
+from mo.graph.building import is_complex, mark_complex
 from mo.graph.graph import Graph
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract, is_framework_op
@@ -78,3 +79,47 @@ def test_lint_translated_finds_framework_ops_left():
     graph, _ = _graph("DoubleIt")
     with pytest.raises(GraphError, match="left after translation"):
         graph.lint_translated()
+
+
+# ---------------------------------------------------------------------------- complex inputs
+
+
+@complex_translator("onnx", "test::DoubleIt")
+def double_complex(node, b):
+    """Marks its output complex, as a complex translator does."""
+    return [mark_complex(b.Multiply(node.in_port(0).get_source(), np.array(2, np.float32)))]
+
+
+def _complex_graph(op_type: str, opset_op: str | None = None):
+    """Parameter [3, 2] marked complex -> a framework op (or the opset op an extractor set) ->
+    ReLU -> Result."""
+    registry = Registry(builtin_classes() + [double_it, double_complex])
+    graph = Graph(context=ConversionContext.default(registry=registry))
+    b = OpBuilder(graph)
+    x = b.Parameter(shape=(3, 2), element_type="f32", name="x")
+    mark_complex(x)
+    attrs = {"name": "op", "fw_op": op_type, "domain": "test"}
+    fw = graph.add_op(attrs) if opset_op is None else b.node(opset_op, x, name="op")
+    if opset_op is None:
+        x.connect(fw.in_port(0))
+    else:
+        fw["fw_op"] = op_type
+    b.node("Result", fw, name="out")
+    if opset_op is None:
+        extract(graph, "onnx")
+    graph.to_data_form()
+    return graph
+
+
+def test_a_complex_input_goes_to_the_complex_translator():
+    graph = _complex_graph("DoubleIt")
+    translate_graph(graph)
+    (mul,) = graph.nodes_by_op("Multiply")
+    assert is_complex(mul.out_port(0)) and mul.out_port(0).data.get_shape() == (3, 2)
+
+
+def test_an_op_without_a_complex_translator_is_refused_naming_the_input():
+    graph = _complex_graph("test::Sin", opset_op="Sin")
+    with pytest.raises(ConversionError, match=r"Cannot translate node 'op' \(test::Sin\): its input 0 is a complex "
+                                              r"tensor, and test::Sin is converted only for real inputs"):
+        translate_graph(graph)
