@@ -183,7 +183,10 @@ def repeat_interleave(node, a, b):
     """Each element repeated ``repeats`` times along ``dim`` (of the flattened tensor when None);
     the same count for every element."""
     x = a.tensor(0)
-    repeats = a.const("repeats")
+    computed = a.port("repeats") if a.value("repeats") is None else None
+    if computed is not None and computed.data.get_rank() not in (0, None) and computed.data.get_shape() != (1,):
+        raise ConversionError("repeat_interleave with per-element repeats is not supported.")
+    repeats = computed if computed is not None else a.const("repeats")
     if isinstance(repeats, list):
         if len(set(repeats)) != 1:
             raise ConversionError("repeat_interleave with per-element repeats is not supported.")
@@ -194,8 +197,8 @@ def repeat_interleave(node, a, b):
     rank = rank_of(x, node)
     axis = norm_axis(dim, rank, node)
     tiles = [1] * (rank + 1)
-    tiles[axis + 1] = int(repeats)
-    tiled = b.Tile(b.Unsqueeze(x, b.const(np.int64(axis + 1))), i64(tiles))
+    tiles[axis + 1] = repeats if isinstance(repeats, Port) else int(repeats)
+    tiled = b.Tile(b.Unsqueeze(x, b.const(np.int64(axis + 1))), int_list_port(b, tiles))
     return [reshape(b, tiled, dims_of(b, x, 0, axis) + [-1] + dims_of(b, x, axis + 1, rank))]
 
 
@@ -359,6 +362,10 @@ def roll(node, a, b):
 def narrow(node, a, b):
     """narrow(dim, start, length) as a Slice."""
     x = a.tensor(0)
+    if a.value("dim") is None and a.port("dim") is not None:
+        raise ConversionError("The dim of narrow picks the axis to slice, which must be known when converting "
+                              "(OpenVINO's Slice cannot take the axis at run time); here the model computes it, "
+                              "e.g. from a dynamic size: give the inputs static shapes (--input or --static_shape).")
     axis = norm_axis(a.const("dim"), rank_of(x, node), node)
     start_v = a.value("start")
     start = int(start_v) if start_v is not None else a.port("start")

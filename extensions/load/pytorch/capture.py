@@ -154,16 +154,28 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
     try:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            # tracing runs the model: an in-place op on an input must not change the example,
+            # whose shapes become the inputs' shapes
+            copies, kw_copies = _copies(args), _copies(kwargs)
             if kwargs:
-                traced = torch.jit.trace(model, example_kwarg_inputs=_as_kwargs(model, args, kwargs), strict=False,
-                                         check_trace=False)
+                traced = torch.jit.trace(model, example_kwarg_inputs=_as_kwargs(model, copies, kw_copies),
+                                         strict=False, check_trace=False)
             else:
-                traced = torch.jit.trace(model, args, strict=False, check_trace=False)
+                traced = torch.jit.trace(model, copies, strict=False, check_trace=False)
     except Exception as e:
         raise InputModelError(f"Cannot capture the graph of {name}: torch.export and torch.jit.trace both "
                               f"failed; torch.jit.trace said: {type(e).__name__}: {e}") from e
     log.info("Captured %s with torch.jit.trace", name)
     return Captured("torchscript", traced, _named_examples(model, args, kwargs), name)
+
+
+def _copies(value):
+    """Tensors (in tuples, lists and dicts) cloned, everything else as it is."""
+    if isinstance(value, dict):
+        return {k: _copies(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copies(v) for v in value)
+    return value.clone() if hasattr(value, "clone") and hasattr(value, "dtype") else value
 
 
 def _forward_parameters(model) -> list[str]:

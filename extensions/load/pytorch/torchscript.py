@@ -121,6 +121,9 @@ class TorchScriptDecoder:
             if example is None and defaults[i] is None and str(value.type()).startswith("Optional"):
                 self.b.env[value.unique()] = None    # an optional input left out stays None
                 continue
+            if isinstance(value.type(), (torch._C.ListType, torch._C.TupleType, torch._C.DictType)):
+                self.b.env[value.unique()] = self._structured_input(name, value.type(), example)
+                continue
             if hasattr(example, "shape") and hasattr(example, "dtype"):
                 shape, et = tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype)
             port = self.b.parameter(name, shape, et or "f32")
@@ -135,6 +138,30 @@ class TorchScriptDecoder:
             raise InputModelError("The TorchScript model has no tensor outputs.")
         for name, item in flat:
             self.b.result(self.b.as_port(item), name)
+
+    def _structured_input(self, name: str, value_type, example):
+        """A list / tuple / dict input: one Parameter per tensor of the example, named like
+        torch.export names them (``xs_0``, ``d_key``)."""
+        import torch
+        if isinstance(example, dict) and isinstance(value_type, torch._C.DictType):
+            return {key: self._structured_input(f"{name}_{key}", value_type.getValueType(), item)
+                    for key, item in example.items()}
+        if isinstance(example, (list, tuple)) and not isinstance(value_type, torch._C.DictType):
+            if isinstance(value_type, torch._C.TupleType):
+                types = value_type.elements()
+            else:
+                types = [value_type.getElementType()] * len(example)
+            if len(types) != len(example):
+                raise InputModelError(f"Input '{name}' is a tuple of {len(types)} values, but example_input gives "
+                                      f"{len(example)}.")
+            items = [self._structured_input(f"{name}_{i}", t, item) for i, (t, item) in enumerate(zip(types, example))]
+            return tuple(items) if isinstance(value_type, torch._C.TupleType) else items
+        if hasattr(example, "shape") and hasattr(example, "dtype") and isinstance(value_type, torch._C.TensorType):
+            return self.b.parameter(name, tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype))
+        if isinstance(example, (bool, int, float)) and not isinstance(value_type, torch._C.TensorType):
+            return example      # a number the model is called with: a constant of the conversion
+        raise InputModelError(f"Input '{name}' is a {value_type} value: give it (a dict, list or tuple of tensors) in "
+                              f"example_input, so that its structure and shapes are known.")
 
     def decode_block(self, block) -> None:
         for node in block.nodes():
@@ -191,6 +218,10 @@ class TorchScriptDecoder:
                 and ins[0].node.get("shape") is not None:
             env[outs[0].unique()] = len(ins[0].node.shape)    # the rank of a model input is known
             return
+        if kind in ("prim::max", "prim::min") and len(ins) == 1 and isinstance(ins[0], (list, tuple)) \
+                and not _is_constant(ins[0]):
+            env[outs[0].unique()] = self._list_extreme(node, kind, ins[0])
+            return
         if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
             try:
                 env[outs[0].unique()] = _CONST_FOLD[kind](*ins)
@@ -207,7 +238,14 @@ class TorchScriptDecoder:
         name = _clean_name(outs[0].debugName()) if outs else base_kind
         list_output = len(outs) == 1 and str(outs[0].type()).startswith("List[Tensor]")
         count = self._list_length(node, outs[0]) if list_output else len(outs)
+        targets = _out_arguments(schema, specs) if not inplace else []
+        if targets:     # `out=` tensors: the functional op, its results then written to them
+            specs = tuple(s for i, s in enumerate(specs) if i not in targets)
+            ins = [v for i, v in enumerate(ins) if i not in targets]
         created = self.b.call(base_kind, specs, ins, count, name, source_of(node))
+        if targets:
+            self._write_outs(node, created, targets)
+            return
         if list_output:
             self.b.env[outs[0].unique()] = [created.out_port(i) for i in range(count)]
         else:
@@ -220,6 +258,19 @@ class TorchScriptDecoder:
         if outs and len(ins) and isinstance(ins[0], Port):
             self.b.record_view(outs[0].unique(), node.inputsAt(0).unique(),
                                "aten::alias" if inplace else base_kind, ins)
+
+    def _write_outs(self, node, created, targets: list[int]) -> None:
+        """Bind the results of an op called with ``out=`` tensors to those tensors (in their
+        types, as PyTorch casts into them) and to the op's own outputs."""
+        type_as = synthetic("Tensor self", "Tensor other")
+        for i, (target, out) in enumerate(zip(targets, node.outputs())):
+            old = self.value(node.inputsAt(target))
+            port = created.out_port(i)
+            if isinstance(old, Port):
+                port = self.b.call("aten::type_as", type_as, [port, old], 1, f"{created.name}/out{i}",
+                                   source_of(node)).out_port(0)
+            self.b.assign(node.inputsAt(target).unique(), port, source_of(node))
+            self.b.env[out.unique()] = port
 
     def _list_length(self, node, out) -> int:
         """Number of tensors a list-returning operation gives, from how the list is used."""
@@ -257,8 +308,31 @@ class TorchScriptDecoder:
                                   source_of(node))
             self.b.env[out.unique()] = created.out_port(0)
 
+    def _stacked(self, node, items) -> Port:
+        """The elements of a list (numbers or same-shaped tensors) stacked along a new dim 0."""
+        specs = synthetic("Tensor[] tensors", "int dim")
+        return self.b.call("aten::stack", specs, [list(items), 0], 1, "stack", source_of(node)).out_port(0)
+
+    def _list_extreme(self, node, kind: str, items) -> Port:
+        """max / min of a list of numbers some of which the model computes: a 0-d tensor."""
+        stacked = self._stacked(node, items)
+        specs = synthetic("Tensor self", "List[int] dim", "bool keepdim")
+        reduce = "aten::amax" if kind == "prim::max" else "aten::amin"
+        return self.b.call(reduce, specs, [stacked, [0], False], 1, _clean_name(node.outputsAt(0).debugName()),
+                           source_of(node)).out_port(0)
+
     def _dynamic_index(self, node):
-        raise InputModelError(f"Indexing a list by a computed index at {source_of(node)} is not supported.")
+        """list[i] with a computed i: a Gather from the stacked elements (numbers, or tensors of
+        one shape); a dict key must be known when converting."""
+        seq, index = (self.value(v) for v in node.inputs())
+        if isinstance(seq, dict) or not seq or any(item is None or isinstance(item, (str, list, tuple, dict))
+                                                   for item in seq):
+            raise InputModelError(
+                f"Indexing a {type(seq).__name__} by a value the model computes at {source_of(node)} is not "
+                f"supported: dict keys, and indices into lists of non-tensor values, must be known when converting.")
+        specs = synthetic("Tensor self", "Tensor idx")
+        return self.b.call("aten::__getitem__", specs, [self._stacked(node, seq), index], 1,
+                           _clean_name(node.outputsAt(0).debugName()), source_of(node)).out_port(0)
 
     def _unrolled_loop(self, node, count: int, carried: list, outs) -> None:
         """A loop with a trip count known at load time, decoded once per iteration; a loop that
@@ -299,6 +373,13 @@ class TorchScriptDecoder:
         self.decode_block(block)
         for out, value in zip(outs, block.outputs()):
             self.b.env[out.unique()] = self.b.env[value.unique()]
+
+
+def _out_arguments(schema: str, specs) -> list[int]:
+    """Positions of the keyword-only tensors an op writes its results to (``out=`` overloads:
+    ``*, Tensor(a!) out``)."""
+    written = set(re.findall(r"Tensor\(\w+!\)\s+(\w+)", schema)) if schema != "(no schema)" else set()
+    return [i for i, s in enumerate(specs) if s.kwarg_only and s.name in written]
 
 
 def _forward_method(module):
