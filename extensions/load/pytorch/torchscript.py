@@ -308,6 +308,48 @@ class TorchScriptDecoder:
                                   source_of(node))
             self.b.env[out.unique()] = created.out_port(0)
 
+    def _branch(self, block, name: str):
+        """A branch block decoded into a body graph: (body, env, result nodes)."""
+        from extensions.ops.control_flow import new_body
+        builder = TorchGraphBuilder(self.b.graph.context)
+        builder.graph = new_body(self.b.graph)
+        builder.env = env = _BodyEnv(self.b.env, builder)
+        TorchScriptDecoder(builder, self.module).decode_block(block)
+        results = []
+        for i, value in enumerate(block.outputs()):
+            item = env[value.unique()]
+            if not isinstance(item, Port) and not is_number(item) and not _is_tensor_like(item):
+                raise InputModelError(f"A branch of an `if` on a value the model computes gives a "
+                                      f"{type(item).__name__} ({value.type()}); only tensors and numbers can be "
+                                      f"results of both branches.")
+            port = builder.as_port(item)
+            results.append(builder.registry.op("Result").create(builder.graph, [port], name=f"{name}/result_{i}"))
+        return builder.graph, env, results
+
+    def _runtime_if(self, node, cond: Port, outs) -> None:
+        """An `if` on a value the model computes: an If whose bodies are the two branches; the
+        tensors the branches read from the enclosing graph are its inputs after the condition."""
+        from extensions.ops.control_flow import port_entry
+        name = _clean_name(outs[0].debugName())
+        branches = {}
+        for body_name, block in zip(("then_body", "else_body"), node.blocks()):
+            branches[body_name] = self._branch(block, f"{name}/{body_name}")
+        outer: list[Port] = []
+        input_map, output_map = [], []
+        for body_name, (_, env, results) in branches.items():
+            for outer_port, param in env.inputs:
+                if outer_port not in outer:
+                    outer.append(outer_port)
+                input_map.append(port_entry(1 + outer.index(outer_port), param.node, body_name))
+            output_map += [port_entry(i, r, body_name) for i, r in enumerate(results)]
+        created = self.b.registry.op("If").create(
+            self.b.graph, [cond, *outer], name=name, bodies={k: v[0] for k, v in branches.items()},
+            input_port_map=input_map, output_port_map=output_map, num_outputs=len(outs), source=source_of(node))
+        for i, out in enumerate(outs):
+            port = created.out_port(i)
+            port.add_tensor_names([out.debugName()])
+            self.b.env[out.unique()] = port
+
     def _stacked(self, node, items) -> Port:
         """The elements of a list (numbers or same-shaped tensors) stacked along a new dim 0."""
         specs = synthetic("Tensor[] tensors", "int dim")
@@ -363,10 +405,8 @@ class TorchScriptDecoder:
 
     def _if(self, node, cond, outs) -> None:
         if isinstance(cond, Port):
-            # a condition computed by the model: a node that extraction reports as unsupported
-            created = self.b.call("prim::If", synthetic("bool cond"), [cond], len(outs), "if", source_of(node))
-            for i, out in enumerate(outs):
-                self.b.env[out.unique()] = created.out_port(i)
+            if outs:    # a branch without results only checks (raises): nothing to compute
+                self._runtime_if(node, cond, outs)
             return
         blocks = list(node.blocks())
         block = blocks[0] if cond else blocks[1]
@@ -380,6 +420,38 @@ def _out_arguments(schema: str, specs) -> list[int]:
     ``*, Tensor(a!) out``)."""
     written = set(re.findall(r"Tensor\(\w+!\)\s+(\w+)", schema)) if schema != "(no schema)" else set()
     return [i for i, s in enumerate(specs) if s.kwarg_only and s.name in written]
+
+
+class _BodyEnv(dict):
+    """The values a branch body sees: its own, and the enclosing graph's, looked up on first use;
+    a tensor of the enclosing graph enters the body through a body Parameter (``inputs``: the
+    (outer port, body parameter port) pairs, in the order they were first read)."""
+
+    def __init__(self, outer: dict, builder: TorchGraphBuilder):
+        super().__init__()
+        self.outer = outer
+        self.builder = builder
+        self.inputs: list[tuple[Port, Port]] = []
+        self._params: dict[Port, Port] = {}
+
+    def __missing__(self, key):
+        value = self[key] = self._enter(self.outer[key])
+        return value
+
+    def _enter(self, value):
+        if isinstance(value, Port):
+            if value not in self._params:
+                param = self.builder.registry.op("Parameter").create(self.builder.graph, (), name=value.node.name,
+                                                                     shape=None, element_type="f32")
+                param["element_type_unknown"] = True       # the If gives it the outer tensor's
+                self._params[value] = param.out_port(0)
+                self.inputs.append((value, param.out_port(0)))
+            return self._params[value]
+        if isinstance(value, dict):
+            return {k: self._enter(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(self._enter(v) for v in value)
+        return value
 
 
 def _forward_method(module):
