@@ -141,16 +141,24 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
                           f"dict of keyword tensors) to capture its graph.")
     args, kwargs = example_inputs(example_input)
     model.eval()
-    try:
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            program = torch.export.export(model, args, kwargs, dynamic_shapes=_dynamic_shapes(model, args, kwargs,
-                                                                                             input_specs))
-        log.info("Captured %s with torch.export", name)
-        return Captured("exported", program, [], name)
-    except Exception as e:
-        log.info("torch.export of %s failed (%s: %s); capturing with torch.jit.trace", name, type(e).__name__,
-                 str(e).splitlines()[0] if str(e) else "")
+    dims = _dynamic_dims(model, args, kwargs, input_specs)
+    dynamic_shapes = _dynamic_shapes(model, args, kwargs, dims)
+    # torch.export makes a dim of size 0 or 1 in the example static whatever it is asked: a
+    # dim asked dynamic is exported from an example widened to 2 along it, then as given
+    attempts = [_widened(model, args, kwargs, dims), (args, kwargs)] if dims else [(args, kwargs)]
+    for export_args, export_kwargs in attempts:
+        if export_args is None:
+            continue
+        try:
+            with torch.no_grad(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                program = torch.export.export(model, export_args, export_kwargs, dynamic_shapes=dynamic_shapes)
+            log.info("Captured %s with torch.export", name)
+            return Captured("exported", program, [], name)
+        except Exception as e:
+            log.info("torch.export of %s failed (%s: %s)", name, type(e).__name__,
+                     str(e).splitlines()[0] if str(e) else "")
+    log.info("Capturing %s with torch.jit.trace", name)
     try:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -199,10 +207,11 @@ def _named_examples(model, args: tuple, kwargs: dict) -> list:
     return pairs + list(kwargs.items())
 
 
-def _dynamic_shapes(model, args: tuple, kwargs: dict, input_specs: list):
-    """dynamic_shapes for torch.export: Dim.AUTO where --input gives a dynamic dimension."""
+def _dynamic_dims(model, args: tuple, kwargs: dict, input_specs: list) -> dict[str, dict]:
+    """{input name: {dim: torch.export.Dim or Dim.AUTO}} of the dims --input gives as dynamic
+    (-1, ?, a..b, or a Dim object in the Python list form)."""
     if not any(spec.shape and any(d < 0 for d in spec.shape) for spec in input_specs):
-        return None
+        return {}
     from torch.export import Dim
     named = dict(_named_examples(model, args, kwargs))
     order = list(named)
@@ -211,7 +220,38 @@ def _dynamic_shapes(model, args: tuple, kwargs: dict, input_specs: list):
         key = spec.name if spec.name in named else (order[i] if spec.name is None and i < len(order) else None)
         if key is None or not spec.shape:
             continue
-        dims[key] = {d: Dim.AUTO for d, size in enumerate(spec.shape) if size < 0}
+        objects = spec.extra.get("dims") or {}
+        dims[key] = {d: objects.get(d, Dim.AUTO) for d, size in enumerate(spec.shape) if size < 0}
+    return dims
+
+
+def _widened(model, args: tuple, kwargs: dict, dims: dict[str, dict]):
+    """The example inputs with each dim asked dynamic that has size 0 or 1 made 2 (the values
+    repeated, zeros for an empty dim); None when no dim needs it."""
+    import torch
+    names = _forward_parameters(model)[:len(args)]
+    changed = False
+
+    def widen(name, value):
+        nonlocal changed
+        if not isinstance(value, torch.Tensor):
+            return value
+        for d in dims.get(name, {}):
+            if d < value.dim() and value.shape[d] in (0, 1):
+                changed = True
+                value = value.repeat_interleave(2, d) if value.shape[d] == 1 else \
+                    torch.zeros(*value.shape[:d], 2, *value.shape[d + 1:], dtype=value.dtype)
+        return value
+
+    wide_args = tuple(widen(n, a) for n, a in zip(names + [None] * len(args), args))
+    wide_kwargs = {k: widen(k, v) for k, v in kwargs.items()}
+    return (wide_args, wide_kwargs) if changed else (None, None)
+
+
+def _dynamic_shapes(model, args: tuple, kwargs: dict, dims: dict[str, dict]):
+    """dynamic_shapes for torch.export from the dynamic dims of the inputs."""
+    if not dims:
+        return None
     positional = _forward_parameters(model)[:len(args)]
     result_args = tuple(dims.get(n) for n in positional)
     result_kwargs = {k: dims.get(k) for k in kwargs}
