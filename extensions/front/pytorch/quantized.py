@@ -360,3 +360,49 @@ def quantized_matmul(node, a, b):
     x = _float(b, a.tensor(0))
     y = b.MatMul(x, convert(b, a.tensor(1), x.data.get_dtype()))
     return [requantize(node, b, y, "scale", "zero_point", a)]
+
+
+# ---------------------------------------------------------------------------- quantized_decomposed (PT2E)
+
+
+def _decomposed_params(node, a, b, x, et: str):
+    """Scale and zero point of a quantized_decomposed op in ``et``, per tensor or along ``axis``."""
+    scale = _param(b, _arg(a, 1), et)
+    zero_point = None if a.is_none(2) else _param(b, _arg(a, 2), et)
+    if a.has("axis"):
+        rank = rank_of(x, node)
+        axis = norm_axis(int(a.const("axis")), rank, node)
+        scale, zero_point = _along(b, scale, axis, rank), _along(b, zero_point, axis, rank)
+    return scale, zero_point
+
+
+@aten("quantized_decomposed::quantize_per_tensor", "quantized_decomposed::quantize_per_channel")
+def decomposed_quantize(node, a, b):
+    """quantize_per_tensor(input, scale, zero_point, quant_min, quant_max, dtype) and
+    quantize_per_channel(input, scales, zero_points, axis, ...): the integers
+    clamp(round(x / scale) + zero_point, quant_min, quant_max) in ``dtype``. The dequantize that
+    reads them directly folds the pair into a FakeQuantize."""
+    x = _float(b, a.tensor(0))
+    et = x.data.get_dtype()
+    scale, zero_point = _decomposed_params(node, a, b, x, et)
+    qmin, qmax = int(a.const("quant_min")), int(a.const("quant_max"))
+    q = b.Add(b.Round(b.Divide(x, scale), mode="half_to_even"), zero_point)
+    q = b.Convert(b.Clamp(q, min=float(qmin), max=float(qmax)), destination_type=a.const("dtype"))
+    q.node["quantized_from"] = (x, scale, zero_point, qmin, qmax)
+    return [q]
+
+
+@aten("quantized_decomposed::dequantize_per_tensor", "quantized_decomposed::dequantize_per_channel")
+def decomposed_dequantize(node, a, b):
+    """dequantize_per_tensor(input, scale, zero_point, quant_min, quant_max, dtype, out_dtype) and
+    dequantize_per_channel(input, scales, zero_points, axis, ...): (q - zero_point) * scale;
+    integer constants (weights) stay integers in the IR. Of a quantize's result directly: a
+    FakeQuantize of the quantize's input."""
+    q = a.tensor(0)
+    et = a.const("out_dtype", None) or "f32"
+    source = q.node.get("quantized_from")
+    if source is not None:
+        x, scale, zero_point, qmin, qmax = source
+        return [convert(b, fake_quantize(b, x, scale, zero_point, qmin, qmax), et)]
+    scale, zero_point = _decomposed_params(node, a, b, q, et)
+    return [dequantize(b, q, scale, None if zero_point is None else _nonzero(zero_point), et)]

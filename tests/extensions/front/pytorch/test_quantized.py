@@ -123,11 +123,15 @@ def test_ptq_blocks(tmp_path, path):
     assert np.mean(np.isclose(actual[1], expected[1], atol=1e-5)) > 0.9   # most values exact
 
 
-def test_ptq_scripted(tmp_path):
-    """A quantized module through torch.jit.script (no types on its values)."""
+@pytest.mark.parametrize("form", ["script", "frozen_script", "frozen_trace"])
+def test_ptq_scripted(tmp_path, form):
+    """A quantized module through torch.jit.script (no types on its values) and frozen (packed
+    parameters as constants of the graph)."""
     x = torch.randn(1, 3, 8, 8)
     model = _quantized(ConvNet(), x, fuse=[["conv", "relu"]])
-    scripted = torch.jit.script(model)
+    scripted = torch.jit.trace(model, x) if form == "frozen_trace" else torch.jit.script(model)
+    if form.startswith("frozen"):
+        scripted = torch.jit.freeze(scripted.eval())
     xml = convert_model(input_model=scripted, example_input=(x,), output_dir=str(tmp_path),
                         compress_to_fp16=False).xml
     assert_close(run_ir(xml, [x.numpy()]), torch_outputs(model, (x,)), rtol=0, atol=model.fc.scale * 1.01)
@@ -235,3 +239,36 @@ class CacheMask(nn.Module):
 def test_fake_quantize_cachemask(tmp_path, path):
     x = torch.randn(2, 3, 6) * 8
     check_module(CacheMask(), (x,), tmp_path, path, rtol=0, atol=0.1 * 1.01)
+
+
+class Decomposed(nn.Module):
+    """What PT2E quantization (torchao's prepare_pt2e / convert_pt2e) leaves in a program:
+    quantize / dequantize pairs on activations and integer weights with a dequantize."""
+
+    def __init__(self):
+        super().__init__()
+        import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers the ops)
+        w = torch.randn(4, 3)
+        scales = w.abs().amax(1) / 127
+        self.register_buffer("wq", torch.ops.quantized_decomposed.quantize_per_channel(
+            w, scales, torch.zeros(4, dtype=torch.int64), 0, -127, 127, torch.int8))
+        self.register_buffer("ws", scales)
+
+    def forward(self, x):
+        ops = torch.ops.quantized_decomposed
+        q = ops.quantize_per_tensor(x, 0.05, 128, 0, 255, torch.uint8)
+        xd = ops.dequantize_per_tensor(q, 0.05, 128, 0, 255, torch.uint8)
+        wd = ops.dequantize_per_channel(self.wq, self.ws, torch.zeros(4, dtype=torch.int64), 0, -127, 127, torch.int8)
+        return torch.nn.functional.linear(xd, wd), q
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_quantized_decomposed(tmp_path, path):
+    x = torch.randn(2, 3) * 3
+    model = Decomposed()
+    xml = convert_torch(model, (x,), str(tmp_path), path)
+    actual, expected = run_ir(xml, [x.numpy()]), torch_outputs(model, (x,))
+    assert_close(actual[:1], expected[:1], rtol=0, atol=0.05 * float(model.ws.max()) * 3 * 4)
+    assert actual[1].dtype == np.uint8 and np.abs(actual[1].astype(int) - expected[1].astype(int)).max() <= 1
+    ops, types = _ir_types(xml)
+    assert "FakeQuantize" in ops and "i8" in types
