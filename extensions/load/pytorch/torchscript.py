@@ -34,6 +34,9 @@ _CONST_FOLD = {
     "aten::floor": math.floor, "aten::ceil": math.ceil, "aten::sqrt": math.sqrt,
     "aten::__contains__": lambda seq, item: item in seq, "aten::list": list, "aten::str": str,
     "aten::format": lambda text, *args: text.format(*args),
+    # `for i in range(start, end, step)` in scripted code
+    "aten::__range_length": lambda lo, hi, step: max(0, -((lo - hi) // step)),
+    "aten::__derive_index": lambda index, start, step: start + index * step,
 }
 # operations that return their input (dropout at inference) or an alias of it
 _ALIASES = frozenset({"aten::detach", "prim::unchecked_cast", "aten::contiguous", "aten::dropout",
@@ -48,6 +51,8 @@ _KNOWN = {"prim::device": "cpu", "prim::is_cuda": False, "prim::is_nested": Fals
           "aten::is_autocast_enabled": False, "aten::is_autocast_cpu_enabled": False, "prim::layout": 0,
           "aten::_get_tracing_state": False, "aten::is_scripting": True, "prim::is_vulkan": False,
           "aten::is_inference_mode_enabled": True}
+# writes into a Python list or dict value (the index or key known)
+_CONTAINER_WRITES = frozenset({"aten::append", "aten::extend", "aten::insert", "aten::_set_item"})
 # nodes without an effect on the computed values
 _IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten::_assert_int_or_pair",
                       "prim::SetAttr"})
@@ -56,6 +61,7 @@ _IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten
 # A scripted loop is unrolled while it is decoded; past this many iterations it is refused (a
 # `while True` loop has trip count INT64_MAX and would never finish).
 MAX_UNROLLED_ITERATIONS = 4096
+_ENDLESS = 2 ** 63 - 1     # the trip count TorchScript gives a `while` loop
 
 
 def source_of(node) -> str | None:
@@ -211,8 +217,14 @@ class TorchScriptDecoder:
         if kind == "prim::If":
             self._if(node, ins[0], outs)
             return
-        if kind == "prim::Loop" and is_number(ins[0]) and ins[1] is True:
-            self._unrolled_loop(node, int(ins[0]), ins[2:], outs)
+        if kind == "prim::Loop":
+            self._loop(node, ins[0], ins[1], ins[2:], outs)
+            return
+        if kind in _CONTAINER_WRITES and isinstance(ins[0], (list, dict)) and _is_constant(ins[1:-1]):
+            self._container_write(node, kind, ins, outs)
+            return
+        if kind in ("aten::__range_length", "aten::__derive_index") and not all(_is_constant(v) for v in ins):
+            env[outs[0].unique()] = self._range_arithmetic(node, kind, ins)
             return
         if kind == "aten::dim" and isinstance(ins[0], Port) and ins[0].node.get("op") == "Parameter" \
                 and ins[0].node.get("shape") is not None:
@@ -308,23 +320,85 @@ class TorchScriptDecoder:
                                   source_of(node))
             self.b.env[out.unique()] = created.out_port(0)
 
-    def _branch(self, block, name: str):
-        """A branch block decoded into a body graph: (body, env, result nodes)."""
+    def _body_builder(self) -> tuple[TorchGraphBuilder, _BodyEnv]:
+        """A builder over a new body graph whose values fall back to this graph's."""
         from extensions.ops.control_flow import new_body
         builder = TorchGraphBuilder(self.b.graph.context)
         builder.graph = new_body(self.b.graph)
         builder.env = env = _BodyEnv(self.b.env, builder)
-        TorchScriptDecoder(builder, self.module).decode_block(block)
+        return builder, env
+
+    def _body_results(self, builder, values: list, name: str, what: str) -> list:
+        """Result nodes of a body for the block output ``values`` (tensors or numbers)."""
         results = []
-        for i, value in enumerate(block.outputs()):
-            item = env[value.unique()]
+        for i, (value, item) in enumerate(values):
             if not isinstance(item, Port) and not is_number(item) and not _is_tensor_like(item):
-                raise InputModelError(f"A branch of an `if` on a value the model computes gives a "
-                                      f"{type(item).__name__} ({value.type()}); only tensors and numbers can be "
-                                      f"results of both branches.")
+                raise InputModelError(f"{what} gives a {type(item).__name__} ({value.type()}); only tensors and "
+                                      f"numbers are supported there.")
             port = builder.as_port(item)
             results.append(builder.registry.op("Result").create(builder.graph, [port], name=f"{name}/result_{i}"))
+        return results
+
+    def _branch(self, block, name: str):
+        """A branch block decoded into a body graph: (body, env, result nodes)."""
+        builder, env = self._body_builder()
+        TorchScriptDecoder(builder, self.module).decode_block(block)
+        values = [(v, env[v.unique()]) for v in block.outputs()]
+        results = self._body_results(builder, values, name, "A branch of an `if` on a value the model computes")
+        _drop_dead(builder.graph)
         return builder.graph, env, results
+
+    def _runtime_loop(self, node, trip, cond, carried: list, outs) -> None:
+        """A Loop: the block is the body, with the iteration number and the carried values as
+        Parameters (each carried result keeps its initial value's type); tensors of the
+        enclosing graph enter as further inputs."""
+        from extensions.ops.control_flow import port_entry
+        block = next(iter(node.blocks()))
+        params, block_outs = list(block.inputs()), list(block.outputs())
+        name = _clean_name(outs[0].debugName()) if outs else "loop"
+        what = f"A loop at {source_of(node)} that cannot be unrolled"
+        builder, env = self._body_builder()
+        create = builder.registry.op("Parameter").create
+        counter = create(builder.graph, (), name=f"{name}/iteration", shape=(), element_type="i64")
+        env[params[0].unique()] = counter.out_port(0)
+        carried_params = []
+        for k, (param, value) in enumerate(zip(params[1:], carried)):
+            if not isinstance(value, Port) and not is_number(value) and not _is_tensor_like(value):
+                raise InputModelError(f"{what} carries a {type(value).__name__} ({param.type()}) from one iteration "
+                                      f"to the next; only tensors and numbers are supported.")
+            p = create(builder.graph, (), name=f"{name}/carried_{k}", shape=None, element_type="f32")
+            p["element_type_unknown"] = True
+            env[param.unique()] = p.out_port(0)
+            carried_params.append(p)
+        TorchScriptDecoder(builder, self.module).decode_block(block)
+        if env[block_outs[0].unique()] is True and cond is True and is_number(trip) and trip >= _ENDLESS:
+            raise InputModelError(f"A loop at {source_of(node)} never stops: it runs more than "
+                                  f"{MAX_UNROLLED_ITERATIONS} iterations when unrolled and has no exit condition "
+                                  f"(a `while True` loop without a break the model can reach).")
+        type_as = synthetic("Tensor self", "Tensor other")
+        values = [(block_outs[0], env[block_outs[0].unique()])]
+        for k, (value, p) in enumerate(zip(block_outs[1:], carried_params)):
+            item = builder.as_port(env[value.unique()]) if is_number(env[value.unique()]) else env[value.unique()]
+            if isinstance(item, Port):      # the type the loop starts with (TorchScript keeps it)
+                item = builder.call("aten::type_as", type_as, [item, p.out_port(0)], 1, f"{name}/carried_{k}_out",
+                                    source_of(node)).out_port(0)
+            values.append((value, item))
+        results = self._body_results(builder, values, name, what)
+        _drop_dead(builder.graph)
+        inputs = [self.b.as_port(trip), self.b.as_port(cond)] + [self.b.as_port(c) for c in carried]
+        input_map = [port_entry(-1, counter, purpose="current_iteration")]
+        input_map += [port_entry(2 + k, p) for k, p in enumerate(carried_params)]
+        for outer_port, param in env.inputs:
+            input_map.append(port_entry(len(inputs), param.node))
+            inputs.append(outer_port)
+        output_map = [port_entry(-1, results[0], purpose="execution_condition")]
+        output_map += [port_entry(k, r) for k, r in enumerate(results[1:])]
+        back_edges = [{"from": r.id, "to": p.id} for r, p in zip(results[1:], carried_params)]
+        created = self.b.registry.op("Loop").create(
+            self.b.graph, inputs, name=name, bodies={"body": builder.graph}, input_port_map=input_map,
+            output_port_map=output_map, back_edges=back_edges, num_outputs=len(outs), source=source_of(node))
+        for i, out in enumerate(outs):
+            self.b.env[out.unique()] = created.out_port(i)
 
     def _runtime_if(self, node, cond: Port, outs) -> None:
         """An `if` on a value the model computes: an If whose bodies are the two branches; the
@@ -376,27 +450,75 @@ class TorchScriptDecoder:
         return self.b.call("aten::__getitem__", specs, [self._stacked(node, seq), index], 1,
                            _clean_name(node.outputsAt(0).debugName()), source_of(node)).out_port(0)
 
+    def _container_write(self, node, kind: str, ins, outs) -> None:
+        """list.append / extend / insert, list[i] = v and dict[k] = v on a list or dict the decoder
+        holds (indices and keys known): the Python object changes, as it does in the model."""
+        container = ins[0]
+        if isinstance(self.b.env, _BodyEnv) and self.b.env.is_entered(container):
+            raise InputModelError(
+                f"A loop or `if` at {source_of(node)} that is converted to a Loop / If changes a list or dict of "
+                f"the enclosing code ({kind.split('::')[1]}); only tensors and numbers can pass between them.")
+        if kind == "aten::append":
+            container.append(ins[1])
+        elif kind == "aten::extend":
+            container.extend(ins[1])
+        elif kind == "aten::insert":
+            container.insert(ins[1], ins[2])
+        else:
+            container[ins[1]] = ins[2]
+        if outs:
+            self.b.env[outs[0].unique()] = container
+
+    def _scalar_op(self, node, kind: str, x, y) -> Port:
+        specs = synthetic("Scalar self", "Scalar other")
+        return self.b.call(kind, specs, [x, y], 1, kind.split("::")[1], source_of(node)).out_port(0)
+
+    def _range_arithmetic(self, node, kind: str, ins) -> Port:
+        """__range_length(lo, hi, step) = max(0, ceil((hi - lo) / step)) and __derive_index(i,
+        start, step) = start + i * step on values the model computes."""
+        if kind == "aten::__derive_index":
+            index, start, step = ins
+            return self._scalar_op(node, "aten::add", start, self._scalar_op(node, "aten::mul", index, step))
+        lo, hi, step = ins
+        negated = self._scalar_op(node, "aten::floordiv", self._scalar_op(node, "aten::sub", lo, hi), step)
+        return self._scalar_op(node, "aten::maximum", self._scalar_op(node, "aten::mul", negated, -1), 0)
+
+    def _loop(self, node, trip, cond, carried: list, outs) -> None:
+        """A loop: unrolled when its trip count is known and its conditions are known at each
+        iteration; else a Loop over the block as body."""
+        if cond is False:
+            for out, value in zip(outs, carried):
+                self.b.env[out.unique()] = value
+            return
+        if is_number(trip) and cond is True:
+            env, views = dict(self.b.env), dict(self.b._views)
+            try:
+                self._unrolled_loop(node, int(trip), carried, outs)
+                return
+            except _NotUnrollable as e:
+                log.info("A loop at %s is converted to a Loop: %s", source_of(node), e)
+                self.b.env.clear()
+                self.b.env.update(env)
+                self.b._views = views
+        self._runtime_loop(node, trip, cond, carried, outs)
+
     def _unrolled_loop(self, node, count: int, carried: list, outs) -> None:
-        """A loop with a trip count known at load time, decoded once per iteration; a loop that
-        may stop early (its condition is computed) is left as an unsupported node."""
+        """A loop with a trip count known at load time, decoded once per iteration; _NotUnrollable
+        when its condition is computed or it runs too many iterations."""
         block = next(iter(node.blocks()))
         params = list(block.inputs())
         results = list(block.outputs())
         values = list(carried)
         for i in range(count):
             if i == MAX_UNROLLED_ITERATIONS:
-                raise InputModelError(
-                    f"A loop at {source_of(node)} runs more than {MAX_UNROLLED_ITERATIONS} iterations when "
-                    f"unrolled (a `while True` loop whose exit the converter cannot see?); trace or export the "
-                    f"model instead of scripting it.")
+                raise _NotUnrollable(f"it runs more than {MAX_UNROLLED_ITERATIONS} iterations")
             self.b.env[params[0].unique()] = i
             for param, value in zip(params[1:], values):
                 self.b.env[param.unique()] = value
             self.decode_block(block)
             go_on = self.b.env[results[0].unique()]
             if go_on is not True and go_on is not False:
-                raise InputModelError(f"A loop at {source_of(node)} stops on a condition the model computes; "
-                                      f"only loops with a known number of iterations are supported.")
+                raise _NotUnrollable("it stops on a condition the model computes")
             values = [self.b.env[v.unique()] for v in results[1:]]
             if go_on is False:        # a `break` on values known when converting
                 break
@@ -422,6 +544,15 @@ def _out_arguments(schema: str, specs) -> list[int]:
     return [i for i, s in enumerate(specs) if s.kwarg_only and s.name in written]
 
 
+class _NotUnrollable(Exception):
+    """A loop that unrolling cannot decode (it becomes a Loop)."""
+
+
+def _drop_dead(body) -> None:
+    """Nodes of a body that no Result reads (a loop whose unrolling was abandoned) go."""
+    body.remove_dead_nodes(keep=[p.id for p in body.nodes_by_op("Parameter")])
+
+
 class _BodyEnv(dict):
     """The values a branch body sees: its own, and the enclosing graph's, looked up on first use;
     a tensor of the enclosing graph enters the body through a body Parameter (``inputs``: the
@@ -433,6 +564,7 @@ class _BodyEnv(dict):
         self.builder = builder
         self.inputs: list[tuple[Port, Port]] = []
         self._params: dict[Port, Port] = {}
+        self._entered: set[int] = set()      # ids of the enclosing code's lists and dicts seen here
 
     def __missing__(self, key):
         value = self[key] = self._enter(self.outer[key])
@@ -448,10 +580,17 @@ class _BodyEnv(dict):
                 self.inputs.append((value, param.out_port(0)))
             return self._params[value]
         if isinstance(value, dict):
-            return {k: self._enter(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return type(value)(self._enter(v) for v in value)
-        return value
+            entered = {k: self._enter(v) for k, v in value.items()}
+        elif isinstance(value, (list, tuple)):
+            entered = type(value)(self._enter(v) for v in value)
+        else:
+            return value
+        self._entered.add(id(entered))
+        return entered
+
+    def is_entered(self, value) -> bool:
+        """Whether ``value`` is (a copy of) a list or dict of the enclosing code."""
+        return id(value) in self._entered
 
 
 def _forward_method(module):

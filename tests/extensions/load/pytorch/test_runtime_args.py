@@ -81,6 +81,12 @@ def test_narrow_computed_dim_must_be_static(tmp_path):
 
 class DictByComputedKey(nn.Module):
     def forward(self, x):
+        d = {0: x, 1: x * 2}
+        return d[x.shape[0] - 2]
+
+
+class KeyFromIf(nn.Module):
+    def forward(self, x):
         d = {"a": x, "b": x * 2}
         return d["a" if x.shape[0] > 1 else "b"]
 
@@ -88,6 +94,8 @@ class DictByComputedKey(nn.Module):
 def test_dict_by_computed_key_is_refused(tmp_path):
     with pytest.raises(InputModelError, match="dict keys.*must be known when converting"):
         _check_dynamic(DictByComputedKey(), [(torch.randn(2, 3),)], tmp_path)
+    with pytest.raises(InputModelError, match="`if` on a value the model computes gives a str"):
+        _check_dynamic(KeyFromIf(), [(torch.randn(2, 3),)], tmp_path)
 
 
 class OutArgument(nn.Module):
