@@ -326,6 +326,7 @@ class TorchScriptDecoder:
         builder = TorchGraphBuilder(self.b.graph.context)
         builder.graph = new_body(self.b.graph)
         builder.env = env = _BodyEnv(self.b.env, builder)
+        builder._views = self.b._views      # a write into a view reaches its base, also across bodies
         return builder, env
 
     def _body_results(self, builder, values: list, name: str, what: str) -> list:
@@ -340,13 +341,12 @@ class TorchScriptDecoder:
         return results
 
     def _branch(self, block, name: str):
-        """A branch block decoded into a body graph: (body, env, result nodes)."""
+        """A branch block decoded into a body graph: (builder, env, result nodes)."""
         builder, env = self._body_builder()
         TorchScriptDecoder(builder, self.module).decode_block(block)
         values = [(v, env[v.unique()]) for v in block.outputs()]
         results = self._body_results(builder, values, name, "A branch of an `if` on a value the model computes")
-        _drop_dead(builder.graph)
-        return builder.graph, env, results
+        return builder, env, results
 
     def _runtime_loop(self, node, trip, cond, carried: list, outs) -> None:
         """A Loop: the block is the body, with the iteration number and the carried values as
@@ -358,6 +358,7 @@ class TorchScriptDecoder:
         name = _clean_name(outs[0].debugName()) if outs else "loop"
         what = f"A loop at {source_of(node)} that cannot be unrolled"
         builder, env = self._body_builder()
+        type_as = synthetic("Tensor self", "Tensor other")
         create = builder.registry.op("Parameter").create
         counter = create(builder.graph, (), name=f"{name}/iteration", shape=(), element_type="i64")
         env[params[0].unique()] = counter.out_port(0)
@@ -375,7 +376,6 @@ class TorchScriptDecoder:
             raise InputModelError(f"A loop at {source_of(node)} never stops: it runs more than "
                                   f"{MAX_UNROLLED_ITERATIONS} iterations when unrolled and has no exit condition "
                                   f"(a `while True` loop without a break the model can reach).")
-        type_as = synthetic("Tensor self", "Tensor other")
         values = [(block_outs[0], env[block_outs[0].unique()])]
         for k, (value, p) in enumerate(zip(block_outs[1:], carried_params)):
             item = builder.as_port(env[value.unique()]) if is_number(env[value.unique()]) else env[value.unique()]
@@ -384,6 +384,13 @@ class TorchScriptDecoder:
                                     source_of(node)).out_port(0)
             values.append((value, item))
         results = self._body_results(builder, values, name, what)
+        # values of the enclosing code the body writes: carried from one iteration to the next
+        written = list(env.written)
+        written_params = [env.parameter_of(key, what) for key in written]
+        for j, (key, param) in enumerate(zip(written, written_params)):
+            port = builder.call("aten::type_as", type_as, [builder.as_port(env[key]), param], 1,
+                                f"{name}/written_{j}", source_of(node)).out_port(0)
+            results.append(builder.registry.op("Result").create(builder.graph, [port], name=f"{name}/written_{j}"))
         _drop_dead(builder.graph)
         inputs = [self.b.as_port(trip), self.b.as_port(cond)] + [self.b.as_port(c) for c in carried]
         input_map = [port_entry(-1, counter, purpose="current_iteration")]
@@ -394,20 +401,35 @@ class TorchScriptDecoder:
         output_map = [port_entry(-1, results[0], purpose="execution_condition")]
         output_map += [port_entry(k, r) for k, r in enumerate(results[1:])]
         back_edges = [{"from": r.id, "to": p.id} for r, p in zip(results[1:], carried_params)]
+        back_edges += [{"from": r.id, "to": p.node.id} for r, p in zip(results[len(outs) + 1:], written_params)]
         created = self.b.registry.op("Loop").create(
             self.b.graph, inputs, name=name, bodies={"body": builder.graph}, input_port_map=input_map,
-            output_port_map=output_map, back_edges=back_edges, num_outputs=len(outs), source=source_of(node))
+            output_port_map=output_map, back_edges=back_edges, num_outputs=len(outs) + len(written),
+            source=source_of(node))
         for i, out in enumerate(outs):
             self.b.env[out.unique()] = created.out_port(i)
+        for j, key in enumerate(written):
+            self.b.env[key] = created.out_port(len(outs) + j)
 
     def _runtime_if(self, node, cond: Port, outs) -> None:
         """An `if` on a value the model computes: an If whose bodies are the two branches; the
         tensors the branches read from the enclosing graph are its inputs after the condition."""
         from extensions.ops.control_flow import port_entry
-        name = _clean_name(outs[0].debugName())
+        name = _clean_name(outs[0].debugName()) if outs else "if"
         branches = {}
         for body_name, block in zip(("then_body", "else_body"), node.blocks()):
             branches[body_name] = self._branch(block, f"{name}/{body_name}")
+        # values of the enclosing code a branch writes: further outputs (the other branch passes them)
+        written = list(dict.fromkeys(k for _, env, _ in branches.values() for k in env.written))
+        if not outs and not written:    # the branches only check (raise): nothing to compute
+            return
+        what = f"An `if` at {source_of(node)} on a value the model computes"
+        for body_name, (builder, env, results) in branches.items():
+            for j, key in enumerate(written):
+                port = env.parameter_of(key, what) if key not in env.written else builder.as_port(env[key])
+                results.append(builder.registry.op("Result").create(builder.graph, [port],
+                                                                    name=f"{name}/{body_name}/written_{j}"))
+            _drop_dead(builder.graph)
         outer: list[Port] = []
         input_map, output_map = [], []
         for body_name, (_, env, results) in branches.items():
@@ -417,12 +439,15 @@ class TorchScriptDecoder:
                 input_map.append(port_entry(1 + outer.index(outer_port), param.node, body_name))
             output_map += [port_entry(i, r, body_name) for i, r in enumerate(results)]
         created = self.b.registry.op("If").create(
-            self.b.graph, [cond, *outer], name=name, bodies={k: v[0] for k, v in branches.items()},
-            input_port_map=input_map, output_port_map=output_map, num_outputs=len(outs), source=source_of(node))
+            self.b.graph, [cond, *outer], name=name, bodies={k: v[0].graph for k, v in branches.items()},
+            input_port_map=input_map, output_port_map=output_map, num_outputs=len(outs) + len(written),
+            source=source_of(node))
         for i, out in enumerate(outs):
             port = created.out_port(i)
             port.add_tensor_names([out.debugName()])
             self.b.env[out.unique()] = port
+        for j, key in enumerate(written):
+            self.b.env[key] = created.out_port(len(outs) + j)
 
     def _stacked(self, node, items) -> Port:
         """The elements of a list (numbers or same-shaped tensors) stacked along a new dim 0."""
@@ -527,8 +552,7 @@ class TorchScriptDecoder:
 
     def _if(self, node, cond, outs) -> None:
         if isinstance(cond, Port):
-            if outs:    # a branch without results only checks (raises): nothing to compute
-                self._runtime_if(node, cond, outs)
+            self._runtime_if(node, cond, outs)
             return
         blocks = list(node.blocks())
         block = blocks[0] if cond else blocks[1]
@@ -556,18 +580,40 @@ def _drop_dead(body) -> None:
 class _BodyEnv(dict):
     """The values a branch body sees: its own, and the enclosing graph's, looked up on first use;
     a tensor of the enclosing graph enters the body through a body Parameter (``inputs``: the
-    (outer port, body parameter port) pairs, in the order they were first read)."""
+    (outer port, body parameter port) pairs, in the order they were first read). Values of the
+    enclosing graph the body writes (in-place ops) are listed in ``written``: the If / Loop gives
+    their new values back."""
 
     def __init__(self, outer: dict, builder: TorchGraphBuilder):
         super().__init__()
         self.outer = outer
         self.builder = builder
         self.inputs: list[tuple[Port, Port]] = []
+        self.written: list = []
         self._params: dict[Port, Port] = {}
         self._entered: set[int] = set()      # ids of the enclosing code's lists and dicts seen here
 
     def __missing__(self, key):
-        value = self[key] = self._enter(self.outer[key])
+        value = self._enter(self.outer[key])
+        super().__setitem__(key, value)
+        return value
+
+    def __setitem__(self, key, value):
+        if key not in self.written and self.knows_outside(key):
+            self.written.append(key)
+        super().__setitem__(key, value)
+
+    def knows_outside(self, key) -> bool:
+        """Whether ``key`` is a value of the enclosing code."""
+        outer = self.outer
+        return dict.__contains__(outer, key) or (isinstance(outer, _BodyEnv) and outer.knows_outside(key))
+
+    def parameter_of(self, key, what: str) -> Port:
+        """The body Parameter standing for the enclosing code's value ``key`` (a tensor)."""
+        value = self._enter(self.outer[key])
+        if not isinstance(value, Port):
+            raise InputModelError(f"{what} changes a {type(value).__name__} of the enclosing code; only tensors "
+                                  f"and numbers can pass between them.")
         return value
 
     def _enter(self, value):

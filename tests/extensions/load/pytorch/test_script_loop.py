@@ -118,3 +118,28 @@ class Appending(nn.Module):
 def test_loop_carrying_a_list_is_refused(tmp_path):
     with pytest.raises(InputModelError, match="changes a list or dict.*only tensors and numbers"):
         _convert(Appending(), torch.randn(3, 2), tmp_path)
+
+
+class InplaceInBodies(nn.Module):
+    """In-place writes inside a Loop and an If to tensors of the enclosing code (also through a
+    view): the new values come out of the Loop / If."""
+
+    def forward(self, x):
+        y = x.clone()
+        z = x * 0
+        for i in range(x.shape[0]):
+            y.add_(1)
+            z[0].add_(float(i))
+        if x.sum() > 0:
+            y.mul_(2)
+        else:
+            z.sub_(5)
+        return y, z
+
+
+def test_inplace_writes_in_bodies(tmp_path):
+    xml = _convert(InplaceInBodies(), torch.randn(3, 2), tmp_path)
+    text = open(xml).read()
+    assert 'type="Loop"' in text and 'type="If"' in text
+    for x in (torch.rand(3, 2), -torch.rand(4, 2)):
+        assert_close(run_ir(xml, [x.numpy()]), torch_outputs(InplaceInBodies(), (x,)))
