@@ -22,6 +22,7 @@ import numpy as np
 
 from extensions.front.onnx.quantization import dequantize
 from extensions.front.pytorch.aten import const, convert, is_float_type, rank_of
+from extensions.front.pytorch.normalization import _group_norm, _layer_norm, instance_norm
 from extensions.load.pytorch.arguments import aten
 from extensions.load.pytorch.quantized import QUANT_RANGES
 from mo.errors import ConversionError
@@ -352,6 +353,21 @@ def quantized_batch_norm(node, a, b):
     gamma, beta = b.Broadcast(gamma, b.ShapeOf(mean)), b.Broadcast(beta, b.ShapeOf(mean))
     y = b.BatchNormInference(x, gamma, beta, mean, var, epsilon=float(a.const("eps")))
     return [requantize(node, b, y, "output_scale", "output_zero_point", a, relu=node.fw_op.endswith("_relu"))]
+
+
+@aten("quantized::layer_norm", "quantized::group_norm", "quantized::instance_norm")
+def quantized_norm(node, a, b):
+    """quantized::layer_norm(input, normalized_shape, weight, bias, eps, ...), group_norm(input,
+    num_groups, weight, bias, eps, ...), instance_norm(input, weight, bias, eps, ...): the float
+    normalization, requantized."""
+    kind = node.fw_op.split("::")[1]
+    if kind == "layer_norm":
+        y = _layer_norm(node, a, b)
+    elif kind == "group_norm":
+        y = _group_norm(node, a, b, int(a.const("num_groups")))
+    else:
+        y = instance_norm(node, b)[0]
+    return [requantize(node, b, y, "output_scale", "output_zero_point", a)]
 
 
 @aten("quantized::matmul")

@@ -96,8 +96,30 @@ class Blocks(nn.Module):
         return self.dequant(seq), self.dequant(self.relu6(mixed))
 
 
-def _output_scale(model) -> float:
-    return max(float(getattr(m, "scale")) for m in model.modules() if isinstance(getattr(m, "scale", None), float))
+class Norms(nn.Module):
+    """Quantized layer, group and instance normalization."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+        self.ln = nn.LayerNorm([4, 4])
+        self.gn = nn.GroupNorm(2, 4)
+        self.inorm = nn.InstanceNorm2d(4, affine=True)
+
+    def forward(self, x):
+        q = self.quant(x)
+        return self.dequant(self.ln(q)), self.dequant(self.gn(q)), self.dequant(self.inorm(q))
+
+
+@pytest.mark.parametrize("path", ["trace", "ts_file"])
+def test_ptq_norms(tmp_path, path):
+    x = torch.randn(2, 4, 4, 4)
+    model = _quantized(Norms(), x)
+    xml = convert_torch(model, (x,), str(tmp_path), path)
+    actual, expected = run_ir(xml, [x.numpy()]), torch_outputs(model, (x,))
+    for a, e, m in zip(actual, expected, (model.ln, model.gn, model.inorm)):
+        assert_close([a], [e], rtol=0, atol=1.01 * m.scale)
+        assert np.mean(np.isclose(a, e, atol=1e-5)) > 0.8
 
 
 @pytest.mark.parametrize("path", ["trace", "ts_file"])
