@@ -23,8 +23,7 @@ QUANT_RANGES = {"quint8": (0, 255), "qint8": (-128, 127), "qint32": (-2 ** 31, 2
 _INT_TYPES = {"torch.uint8": "quint8", "torch.int8": "qint8", "torch.int32": "qint32"}
 
 # ops that make a quantized tensor of the type their ``dtype`` argument names
-QUANTIZERS = frozenset({"aten::quantize_per_tensor", "aten::quantize_per_channel",
-                        "aten::quantize_per_tensor_dynamic"})
+QUANTIZERS = frozenset({"aten::quantize_per_tensor", "aten::quantize_per_channel"})
 # ops whose result is a plain (float or integer) tensor even of a quantized input
 DEQUANTIZERS = frozenset({"aten::dequantize", "aten::int_repr", "aten::q_scale", "aten::q_zero_point",
                           "aten::q_per_channel_scales", "aten::q_per_channel_zero_points", "aten::size",

@@ -195,6 +195,30 @@ def test_quantize_dequantize(tmp_path, path, dtype, per_channel, tensor_qparams)
     check_module(QuantizeCalls(dtype, per_channel, tensor_qparams), (x,), tmp_path, path, rtol=0, atol=0.2 * 1.01)
 
 
+class QuantizedBuffers(nn.Module):
+    """Quantized constants of each type (a qint32 bias, per-channel qint8, per-tensor quint8)."""
+
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.quantize_per_tensor(torch.randn(5), 0.001, 0, torch.qint32)
+        self.weight = torch.quantize_per_channel(torch.randn(5, 3), torch.tensor([0.01, 0.02, 0.03, 0.04, 0.05]),
+                                                 torch.tensor([0, 1, -1, 2, 0]), 0, torch.qint8)
+        self.table = torch.quantize_per_tensor(torch.rand(3), 0.01, 10, torch.quint8)
+
+    def forward(self, x):
+        return torch.nn.functional.linear(x * self.table.dequantize(), self.weight.dequantize(),
+                                          self.bias.dequantize())
+
+
+@pytest.mark.parametrize("path", ["trace", "ts_file"])
+def test_quantized_constants(tmp_path, path):
+    model = QuantizedBuffers()
+    x = torch.randn(2, 3)
+    xml = convert_torch(model, (x,), str(tmp_path), path)
+    assert_close(run_ir(xml, [x.numpy()]), torch_outputs(model, (x,)), rtol=1e-5, atol=1e-5)
+    assert {"i32", "i8", "u8"} <= _ir_types(xml)[1]
+
+
 class FakeQuant(nn.Module):
     def __init__(self, kind: str):
         super().__init__()
