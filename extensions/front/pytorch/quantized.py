@@ -370,6 +370,15 @@ def quantized_norm(node, a, b):
     return [requantize(node, b, y, "output_scale", "output_zero_point", a)]
 
 
+@aten("quantized::embedding_byte")
+def quantized_embedding(node, a, b):
+    """quantized::embedding_byte(weight, indices, pruned_weights): rows of the 8-bit table (per-row
+    float scale and zero point), dequantized."""
+    if a.const("pruned_weights", False):
+        raise ConversionError("quantized::embedding_byte of pruned weights is not supported.")
+    return [b.Gather(a.tensor("weight"), convert(b, a.tensor("indices"), "i64"), np.int64(0))]
+
+
 @aten("quantized::matmul")
 def quantized_matmul(node, a, b):
     """quantized::matmul(qa, qb, scale, zero_point)."""

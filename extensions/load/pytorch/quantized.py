@@ -36,19 +36,21 @@ def is_quantized(tensor) -> bool:
 
 def quantized_call(tensor) -> tuple[str, tuple[ArgSpec, ...], list]:
     """(ATen op, specs, argument values) that make the quantized torch ``tensor`` from its
-    integers."""
+    integers. Every tensor is a copy: unpacked parameters may point into memory of packed ones,
+    which go with the module once it is loaded."""
     import torch
-    ints = tensor.int_repr()
+    ints = tensor.int_repr().clone()
     scheme = tensor.qscheme()
     if scheme in (torch.per_tensor_affine, torch.per_tensor_symmetric):
         return ("aten::_make_per_tensor_quantized_tensor",
                 synthetic("Tensor self", "float scale", "int zero_point"),
                 [ints, float(tensor.q_scale()), int(tensor.q_zero_point())])
-    if scheme in (torch.per_channel_affine, torch.per_channel_symmetric):
+    if scheme in (torch.per_channel_affine, torch.per_channel_symmetric, torch.per_channel_affine_float_qparams):
         axis = int(tensor.q_per_channel_axis())
         return ("aten::_make_per_channel_quantized_tensor",
                 synthetic("Tensor self", "Tensor scale", "Tensor zero_point", "int axis"),
-                [ints, tensor.q_per_channel_scales().float(), tensor.q_per_channel_zero_points(), axis])
+                [ints, tensor.q_per_channel_scales().float().clone(), tensor.q_per_channel_zero_points().clone(),
+                 axis])
     raise InputModelError(f"A quantized tensor with the quantization scheme {scheme} cannot be converted; only "
                           f"per-tensor and per-channel affine quantization are supported.")
 
@@ -60,6 +62,11 @@ def quant_dtype_of_ints(tensor) -> str | None:
 
 def _is_script_object(value: Any) -> bool:
     return type(value).__name__ == "ScriptObject"
+
+
+def _copy(tensor):
+    """A tensor of its own (what packed parameters give may point into their memory)."""
+    return None if tensor is None else tensor.clone()
 
 
 def _squeezed(tensor, dim: int):
@@ -86,7 +93,13 @@ def _unpack(kind: str, packed) -> tuple[tuple[ArgSpec, ...], list]:
             weight, bias = torch.ops.quantized.linear_unpack(packed)
         except RuntimeError:     # float16 weights (dynamic quantization to float16)
             weight, bias = torch.ops.quantized.linear_unpack_fp16(packed)
-        return synthetic("Tensor weight", "Optional[Tensor] bias"), [weight, bias]
+            weight = _copy(weight)
+        return synthetic("Tensor weight", "Optional[Tensor] bias"), [weight, _copy(bias)]
+    if cls == "EmbeddingPackedParamsBase":
+        weight = torch.ops.quantized.embedding_bag_unpack(packed)
+        if str(weight.dtype) != "torch.quint8":
+            raise InputModelError(f"'{kind}' with {weight.dtype} weights is not supported (only 8-bit ones).")
+        return synthetic("Tensor weight"), [weight]
     if cls in ("Conv2dPackedParamsBase", "Conv3dPackedParamsBase"):
         weight, bias = packed.unpack()
         attrs = [list(packed.stride()), list(packed.padding()), list(packed.dilation())]
@@ -95,7 +108,7 @@ def _unpack(kind: str, packed) -> tuple[tuple[ArgSpec, ...], list]:
             attrs = [v[1:] for v in attrs]
             out_pad = out_pad[1:]
             weight = _squeezed(weight, 2)
-        return _CONV_SPECS, [weight, bias, *attrs, int(packed.groups()), bool(packed.transpose()), out_pad]
+        return _CONV_SPECS, [weight, _copy(bias), *attrs, int(packed.groups()), bool(packed.transpose()), out_pad]
     raise InputModelError(f"'{kind}' takes packed parameters of class {cls}, which the converter cannot read.")
 
 

@@ -219,6 +219,28 @@ def test_quantized_constants(tmp_path, path):
     assert {"i32", "i8", "u8"} <= _ir_types(xml)[1]
 
 
+class Embedding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embedding = nn.Embedding(10, 4)
+
+    def forward(self, indices):
+        return self.embedding(indices)
+
+
+@pytest.mark.parametrize("path", ["trace", "ts_file"])
+def test_quantized_embedding(tmp_path, path):
+    """An nn.Embedding quantized weight-only (float_qparams_weight_only_qconfig): a u8 table."""
+    model = Embedding().eval()
+    model.embedding.qconfig = tq.float_qparams_weight_only_qconfig
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tq.prepare(model, inplace=True)
+        tq.convert(model, inplace=True)
+    xml = _check_quantized(model, (torch.tensor([[1, 2], [9, 0]]),), tmp_path, path, 1e-6)
+    assert "u8" in _ir_types(xml)[1]
+
+
 class FakeQuant(nn.Module):
     def __init__(self, kind: str):
         super().__init__()
