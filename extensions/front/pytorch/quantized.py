@@ -234,19 +234,24 @@ def quantized_linear(node, a, b):
     return [requantize(node, b, y, "Y_scale_i", "Y_zero_point_i", a, relu=node.fw_op.endswith("_relu"))]
 
 
-@aten("quantized::linear_dynamic", "quantized::linear_relu_dynamic")
+@aten("quantized::linear_dynamic", "quantized::linear_relu_dynamic", "quantized::linear_dynamic_fp16",
+      "quantized::linear_relu_dynamic_fp16")
 def quantized_linear_dynamic(node, a, b):
     """quantized::linear_dynamic(X, W_prepack, reduce_range): a float input and output, the
     integer weights dequantized (PyTorch also quantizes X on the fly: results differ from it by
     that rounding)."""
     y = _linear(b, a)
-    return [b.ReLU(y) if node.fw_op.endswith("_relu_dynamic") else y]
+    return [b.ReLU(y) if "_relu_dynamic" in node.fw_op else y]
 
 
 def _linear(b, a):
     x = _float(b, a.tensor(0))
     et = x.data.get_dtype()
-    y = b.MatMul(x, convert(b, a.tensor("weight"), et), transpose_b=True)
+    weight = a.tensor("weight")
+    if weight.data.get_value() is not None and weight.data.get_dtype() in ("f16", "bf16") and et == "f32":
+        # float16 weights (dynamic quantization to float16) stay compressed, decompressed at run time
+        weight = b.Convert(weight, destination_type=et, rt_info={"decompression": None}, foldable=False)
+    y = b.MatMul(x, convert(b, weight, et), transpose_b=True)
     return y if a.is_none("bias") else b.Add(y, convert(b, a.tensor("bias"), et))
 
 

@@ -27,7 +27,9 @@ QUANTIZERS = frozenset({"aten::quantize_per_tensor", "aten::quantize_per_channel
 # ops whose result is a plain (float or integer) tensor even of a quantized input
 DEQUANTIZERS = frozenset({"aten::dequantize", "aten::int_repr", "aten::q_scale", "aten::q_zero_point",
                           "aten::q_per_channel_scales", "aten::q_per_channel_zero_points", "aten::size",
-                          "quantized::linear_dynamic", "quantized::linear_relu_dynamic", "aten::dim", "aten::numel"})
+                          "quantized::linear_dynamic", "quantized::linear_relu_dynamic",
+                          "quantized::linear_dynamic_fp16",
+                          "quantized::linear_relu_dynamic_fp16", "aten::dim", "aten::numel"})
 
 
 def is_quantized(tensor) -> bool:
@@ -89,11 +91,11 @@ def _unpack(kind: str, packed) -> tuple[tuple[ArgSpec, ...], list]:
     import torch
     cls = packed._type().qualified_name().rsplit(".", 1)[-1]
     if cls == "LinearPackedParamsBase":
-        try:
-            weight, bias = torch.ops.quantized.linear_unpack(packed)
-        except RuntimeError:     # float16 weights (dynamic quantization to float16)
+        if kind.endswith("_fp16"):     # dynamic quantization to float16: float16 values unpacked as float32
             weight, bias = torch.ops.quantized.linear_unpack_fp16(packed)
-            weight = _copy(weight)
+            weight = weight.half()
+        else:
+            weight, bias = torch.ops.quantized.linear_unpack(packed)
         return synthetic("Tensor weight", "Optional[Tensor] bias"), [weight, _copy(bias)]
     if cls == "EmbeddingPackedParamsBase":
         weight = torch.ops.quantized.embedding_bag_unpack(packed)

@@ -159,16 +159,18 @@ def test_ptq_scripted(tmp_path, form):
     assert_close(run_ir(xml, [x.numpy()]), torch_outputs(model, (x,)), rtol=0, atol=model.fc.scale * 1.01)
 
 
-def test_dynamic_quantized_linear(tmp_path):
+@pytest.mark.parametrize("path", ["trace", "ts_file"])
+@pytest.mark.parametrize("dtype", [torch.qint8, torch.float16])
+def test_dynamic_quantized_linear(tmp_path, path, dtype):
     model = nn.Sequential(nn.Linear(16, 8), nn.ReLU(), nn.Linear(8, 4))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        qmodel = tq.quantize_dynamic(model.eval(), {nn.Linear}, dtype=torch.qint8)
+        qmodel = tq.quantize_dynamic(model.eval(), {nn.Linear}, dtype=dtype)
     x = torch.randn(3, 16)
-    xml = convert_torch(qmodel, (x,), str(tmp_path), "trace")
+    xml = convert_torch(qmodel, (x,), str(tmp_path), path)
     # PyTorch also rounds the input to 8 bits on the fly; the IR computes it in float
     assert_close(run_ir(xml, [x.numpy()]), torch_outputs(qmodel, (x,)), rtol=0.05, atol=0.05)
-    assert "i8" in _ir_types(xml)[1]
+    assert ("i8" if dtype == torch.qint8 else "f16") in _ir_types(xml)[1]
 
 
 class QuantizeCalls(nn.Module):
