@@ -35,6 +35,19 @@ def _quantized(model: nn.Module, example: torch.Tensor, engine: str = "x86", fus
     return model
 
 
+_MODELS: dict = {}
+
+
+def _model(cls, shape: tuple, engine: str = "x86", fuse=()) -> nn.Module:
+    """A quantized ``cls()`` calibrated on inputs of ``shape`` (made once per test session)."""
+    key = (cls, shape, engine, tuple(tuple(f) for f in fuse))
+    torch.backends.quantized.engine = engine
+    if key not in _MODELS:
+        torch.manual_seed(0)
+        _MODELS[key] = _quantized(cls(), torch.randn(shape), engine, fuse)
+    return _MODELS[key]
+
+
 def _ir_types(xml: str) -> tuple[set, set]:
     text = open(xml).read()
     return set(re.findall(r'type="(\w+)"', text)), set(re.findall(r'element_type="(\w+)"', text))
@@ -114,7 +127,7 @@ class Norms(nn.Module):
 @pytest.mark.parametrize("path", ["trace", "ts_file"])
 def test_ptq_norms(tmp_path, path):
     x = torch.randn(2, 4, 4, 4)
-    model = _quantized(Norms(), x)
+    model = _model(Norms, (2, 4, 4, 4))
     xml = convert_torch(model, (x,), str(tmp_path), path)
     actual, expected = run_ir(xml, [x.numpy()]), torch_outputs(model, (x,))
     for a, e, m in zip(actual, expected, (model.ln, model.gn, model.inorm)):
@@ -126,7 +139,7 @@ def test_ptq_norms(tmp_path, path):
 @pytest.mark.parametrize("engine", ["x86", "qnnpack"])
 def test_ptq_convnet(tmp_path, path, engine):
     x = torch.randn(2, 3, 8, 8)
-    model = _quantized(ConvNet(), x, engine, fuse=[["conv", "relu"]])
+    model = _model(ConvNet, (2, 3, 8, 8), engine, fuse=[["conv", "relu"]])
     xml = _check_quantized(model, (x,), tmp_path, path, model.fc.scale)
     ops, types = _ir_types(xml)
     assert "FakeQuantize" in ops and "i8" in types
@@ -135,7 +148,7 @@ def test_ptq_convnet(tmp_path, path, engine):
 @pytest.mark.parametrize("path", ["trace", "ts_file"])
 def test_ptq_blocks(tmp_path, path):
     x = torch.randn(2, 4, 4, 4)
-    model = _quantized(Blocks(), x)
+    model = _model(Blocks, (2, 4, 4, 4))
     # the second output passes through several requantizations: a quantum of each may add up
     xml = convert_torch(model, (x,), str(tmp_path), path)
     actual = run_ir(xml, [x.numpy()])
@@ -150,7 +163,7 @@ def test_ptq_scripted(tmp_path, form):
     """A quantized module through torch.jit.script (no types on its values) and frozen (packed
     parameters as constants of the graph)."""
     x = torch.randn(1, 3, 8, 8)
-    model = _quantized(ConvNet(), x, fuse=[["conv", "relu"]])
+    model = _model(ConvNet, (2, 3, 8, 8), fuse=[["conv", "relu"]])
     scripted = torch.jit.trace(model, x) if form == "frozen_trace" else torch.jit.script(model)
     if form.startswith("frozen"):
         scripted = torch.jit.freeze(scripted.eval())
