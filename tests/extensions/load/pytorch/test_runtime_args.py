@@ -133,9 +133,13 @@ class ToOther(nn.Module):
         return x.to(y.dtype), x.to(dtype=y.dtype) + y
 
 
-@pytest.mark.parametrize("path", ["export", "trace", "ts_file"])
+@pytest.mark.parametrize("path", ["export", "trace", "ts_file", "script"])
 def test_to_dtype_of_another_input(tmp_path, path):
-    check_module(ToOther(), (torch.randn(2, 3) * 4, torch.ones(3, dtype=torch.int32)), tmp_path, path)
+    inputs = (torch.randn(2, 3) * 4, torch.ones(3, dtype=torch.int32))
+    if path == "script":
+        _check_dynamic(ToOther(), [inputs, (torch.randn(4, 3), torch.ones(3, dtype=torch.int32))], tmp_path)
+    else:
+        check_module(ToOther(), inputs, tmp_path, path)
 
 
 class DictInput(nn.Module):
