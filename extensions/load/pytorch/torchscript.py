@@ -2,9 +2,18 @@
 
 The forward graph is copied and inlined (calls of submodules become their bodies). ``prim::``
 nodes are resolved while decoding: constants, attribute reads of the module (parameters and
-buffers become Consts sharing the tensors' memory), list/tuple/dict construction and unpacking,
-``prim::If`` on a condition known at load time; Python arithmetic on constants is computed.
-Every other node becomes one graph node (see ``builder.TorchGraphBuilder.call``).
+buffers become Consts sharing the tensors' memory), list/tuple/dict construction, unpacking and
+item writes, ``prim::If`` on a condition known at load time, loops with a known trip count
+(unrolled); Python arithmetic on constants is computed. Every other node becomes one graph node
+(see ``builder.TorchGraphBuilder.call``).
+
+Control flow on values the model computes becomes sub-graph ops: ``prim::If`` an If whose bodies
+are the two branches, ``prim::Loop`` a Loop over its block. A body is decoded by a decoder of its
+own over a body graph (``_BodyEnv``): a value of the enclosing code it reads enters as a body
+Parameter, one it writes in place comes back as an output (a carried value of the Loop).
+
+List, tuple and dict inputs become one Parameter per tensor of the example (``xs_0``, ``d_key``),
+and ``out=`` arguments are bound to the results of the functional op.
 """
 from __future__ import annotations
 
