@@ -3,8 +3,11 @@
 * a file: TorchScript (``torch.jit.save``) or ExportedProgram (``torch.export.save``) archive;
 * a ``torch.export.ExportedProgram`` or a ``torch.jit.ScriptModule`` object: used as it is;
 * a ``torch.nn.Module``: captured with ``torch.export`` on ``example_input``, and traced with
-  ``torch.jit.trace`` when export fails. Input dimensions that ``--input`` gives as dynamic
-  (-1 or ?) are exported as dynamic (``Dim.AUTO``).
+  ``torch.jit.trace`` (on copies of the example: an in-place op on an input must not change it)
+  when export fails. The inputs' shapes are the example's (static) unless ``--input`` gives
+  dynamic dimensions (-1, ?, a..b, None or a ``torch.export.Dim`` in the Python list form):
+  those are exported as dynamic (``Dim.AUTO``, or the Dim object given), from an example
+  widened to size 2 where it has size 0 or 1 (torch.export makes such a dim static otherwise).
 
 torch is imported only here and in the decoders, when a PyTorch model is converted.
 """
