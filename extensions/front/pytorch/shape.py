@@ -360,16 +360,21 @@ def roll(node, a, b):
 
 @aten("aten::narrow")
 def narrow(node, a, b):
-    """narrow(dim, start, length) as a Slice."""
+    """narrow(dim, start, length) as a Slice; a dim the model computes picks the axis at run
+    time (a Slice over every axis, bounds set only on the picked one)."""
     x = a.tensor(0)
-    if a.value("dim") is None and a.port("dim") is not None:
-        raise ConversionError("The dim of narrow picks the axis to slice, which must be known when converting "
-                              "(OpenVINO's Slice cannot take the axis at run time); here the model computes it, "
-                              "e.g. from a dynamic size: give the inputs static shapes (--input or --static_shape).")
-    axis = norm_axis(a.const("dim"), rank_of(x, node), node)
     start_v = a.value("start")
     start = int(start_v) if start_v is not None else a.port("start")
     stop = b.Add(scalar_int(b, start), convert(b, a.tensor("length"), "i64"))
+    if a.value("dim") is None and a.port("dim") is not None:
+        rank = rank_of(x, node)
+        dim = scalar_int(b, a.port("dim"))
+        dim = b.Select(b.Less(dim, np.int64(0)), b.Add(dim, np.int64(rank)), dim)
+        picked = b.Equal(np.arange(rank, dtype=np.int64), dim)
+        begins = b.Select(picked, scalar_int(b, start), np.int64(0))
+        ends = b.Select(picked, stop, np.int64(INT64_MAX))
+        return [b.Slice(x, begins, ends, np.ones(rank, np.int64), np.arange(rank, dtype=np.int64))]
+    axis = norm_axis(a.const("dim"), rank_of(x, node), node)
     return [sliced(b, x, axis, start, stop)]
 
 

@@ -10,7 +10,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from mo import convert_model
-from mo.errors import ConversionError, InputModelError
+from mo.errors import InputModelError
 from tests.utils.runtime import assert_close, run_ir
 from tests.utils.torch_models import check_module, torch_outputs
 
@@ -66,17 +66,12 @@ def test_computed_arguments(tmp_path, module):
 
 class Narrow(nn.Module):
     def forward(self, x):
-        return x.narrow(x.shape[0] - 1, 0, 1)
+        return x.narrow(x.shape[0] - 1, 1, x.shape[2] - 2), x.narrow(-x.shape[0] + 1, -2, 1)
 
 
-def test_narrow_computed_dim_must_be_static(tmp_path):
-    with pytest.raises(ConversionError, match="must be known when converting.*static shapes"):
-        _check_dynamic(Narrow(), [(torch.randn(2, 5),)], tmp_path)
-    # with static input shapes the dim is known
-    xml = convert_model(input_model=torch.jit.script(Narrow()), example_input=(torch.randn(2, 5),),
-                        output_dir=str(tmp_path / "static"), compress_to_fp16=False).xml
-    x = torch.randn(2, 5)
-    assert_close(run_ir(xml, [x.numpy()]), torch_outputs(Narrow(), (x,)))
+def test_narrow_computed_dim(tmp_path):
+    """The dim picks the sliced axis at run time."""
+    _check_dynamic(Narrow(), [(torch.randn(2, 5, 3),), (torch.randn(3, 4, 6),)], tmp_path)
 
 
 class DictByComputedKey(nn.Module):
