@@ -1,4 +1,5 @@
-"""`if` on values the model computes, in scripted code: an If whose bodies are the two branches."""
+"""`if` on values the model computes: in scripted code an If whose bodies are the two branches,
+and torch.cond in exported programs."""
 import re
 
 import pytest
@@ -104,3 +105,36 @@ class ListResult(nn.Module):
 def test_branch_with_a_list_result_is_refused(tmp_path):
     with pytest.raises(InputModelError, match="only tensors and numbers"):
         _convert(ListResult(), (torch.randn(2, 3),), tmp_path, False)
+
+
+class Cond(nn.Module):
+    """torch.cond in an exported program: branches reading operands and a parameter, two results."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.tensor(3.0))
+
+    def forward(self, x, y):
+        def then(a, b):
+            return a * self.w + b, a.sum(0)
+
+        def otherwise(a, b):
+            return a - b, torch.cond(b.mean() > 0, lambda c: c.amax(0), lambda c: c.amin(0), (a,))
+        return torch.cond(x.sum() > 0, then, otherwise, (x, y))
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["module", "pt2_file"])
+def test_torch_cond(tmp_path, saved):
+    module = Cond()
+    example = (torch.randn(2, 3), torch.randn(2, 3))
+    if saved:
+        path = str(tmp_path / "model.pt2")
+        torch.export.save(torch.export.export(module, example), path)
+        xml = convert_model(input_model=path, output_dir=str(tmp_path), compress_to_fp16=False).xml
+    else:
+        xml = convert_model(input_model=module, example_input=example, output_dir=str(tmp_path),
+                            compress_to_fp16=False).xml
+    assert len(re.findall(r'type="If"', open(xml).read())) == 2
+    for sign_x, sign_y in ((1, 1), (-1, 1), (-1, -1)):
+        inputs = (sign_x * example[0].abs(), sign_y * example[1].abs())
+        assert_close(run_ir(xml, [t.numpy() for t in inputs]), torch_outputs(module, inputs))
