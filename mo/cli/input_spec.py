@@ -109,6 +109,25 @@ def _parse_value(text: str, et: str | None, where: str):
     return value
 
 
+def _is_dim_object(d: Any) -> bool:
+    """A framework's symbolic dimension (torch.export.Dim): named, with min and max."""
+    return hasattr(d, "__name__") and hasattr(d, "min") and hasattr(d, "max")
+
+
+def _shape_item(d: Any, item: Any) -> int:
+    """One dimension of a shape given as a Python list: an int, -1 / None / '?' / 'a..b'
+    (dynamic) or a framework dimension object (dynamic)."""
+    if d is None or _is_dim_object(d):
+        return -1
+    if isinstance(d, str):
+        return parse_shape(d, f"--input item {item!r}")[0]
+    try:
+        return int(d)
+    except (TypeError, ValueError):
+        raise OptionError(f"Malformed dimension {d!r} in --input item {item!r}: use an integer, -1, None, '?' "
+                          f"or a torch.export.Dim.") from None
+
+
 def parse_input(text: str | Sequence[Any] | None) -> list[InputSpec]:
     """--input text (or a list of such items, or of (name, shape) pairs) -> InputSpecs."""
     if text is None:
@@ -125,9 +144,12 @@ def parse_input(text: str | Sequence[Any] | None) -> list[InputSpec]:
         if isinstance(item, (tuple, list)):
             name = item[0] if item and isinstance(item[0], str) else None
             rest = item[1:] if name is not None else item
-            shape = tuple(int(d) for d in rest[0]) if rest else None
+            dims = list(rest[0]) if rest else None
+            shape = tuple(_shape_item(d, item) for d in dims) if dims is not None else None
             et = parse_element_type(str(rest[1]), "--input") if len(rest) > 1 and rest[1] is not None else None
-            specs.append(InputSpec(name, shape, et))
+            # framework dimension objects (torch.export.Dim) are dynamic, kept for the loader
+            objects = {i: d for i, d in enumerate(dims or ()) if _is_dim_object(d)}
+            specs.append(InputSpec(name, shape, et, extra={"dims": objects} if objects else {}))
             continue
         if not item:
             raise OptionError(f"Empty item in --input '{text}'.")

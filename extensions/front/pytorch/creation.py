@@ -26,8 +26,8 @@ IDENTITIES = ("aten::contiguous", "aten::clone", "aten::detach", "aten::alias", 
               "aten::requires_grad_", "aten::set_grad_enabled", "aten::alias_copy")
 # tensors of a size filled with a constant (empty as zeros)
 FILLED = {"aten::zeros": 0, "aten::ones": 1, "aten::empty": 0, "aten::empty_strided": 0}
-# the same of another tensor's shape and type (rand_like as zeros: values do not matter at inference)
-FILLED_LIKE = {"aten::zeros_like": 0, "aten::ones_like": 1, "aten::empty_like": 0, "aten::rand_like": 0}
+# the same of another tensor's shape and type (rand_like: extensions/front/pytorch/random.py)
+FILLED_LIKE = {"aten::zeros_like": 0, "aten::ones_like": 1, "aten::empty_like": 0}
 # the same of a size in another tensor's type
 FILLED_NEW = {"aten::new_zeros": 0, "aten::new_ones": 1, "aten::new_empty": 0, "aten::new_empty_strided": 0}
 _FLOATS = ("f32", "f64", "f16", "bf16")

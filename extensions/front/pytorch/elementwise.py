@@ -63,6 +63,9 @@ def _with_alpha(a, b, op: str, swapped: bool = False):
     et, (x, y) = promoted(a, (0, 1), b)
     if swapped:
         x, y = y, x
+    alpha_port = a.port("alpha") if a.has("alpha") and a.value("alpha") is None else None
+    if alpha_port is not None:      # computed by the model (a size, in scripted code)
+        return binary_op(b, op, x, b.Multiply(y, convert(b, alpha_port, et)), et)
     alpha = a.const("alpha", 1) if a.has("alpha") else 1
     return binary_op(b, op, x, y if alpha == 1 else b.Multiply(y, const(b, alpha, et)), et)
 

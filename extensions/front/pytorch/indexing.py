@@ -50,7 +50,7 @@ def slice_(node, a, b):
     x = a.tensor(0)
     axis = _axis(node, a, x, default=0)
     start, end = _bound(a, "start", 0), _bound(a, "end", INT64_MAX)
-    step = int(a.const("step", 1))
+    step = _bound(a, "step", 1)
     if start == 0 and end == INT64_MAX and step == 1:
         return [x]
     return [sliced(b, x, axis, start, end, step)]

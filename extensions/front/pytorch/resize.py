@@ -10,6 +10,7 @@ from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import INT64_MAX, i64
+from mo.graph.port import Port
 
 # ---------------------------------------------------------------------------- upsample
 
@@ -100,9 +101,13 @@ def upsample_antialiased(node, a, b):
 # ---------------------------------------------------------------------------- padding
 
 
-def _pads(node, a, x) -> tuple[list[int], list[int]]:
-    """Pads given PyTorch's way (last dim first, [begin, end] pairs) as pads_begin, pads_end."""
+def _pads(node, a, x, b=None) -> tuple[list[int], list[int]]:
+    """Pads given PyTorch's way (last dim first, [begin, end] pairs) as pads_begin, pads_end;
+    pads the model computes (with ``b``) as 1-D i64 tensors."""
     rank = rank_of(x, node)
+    items = a.int_list(1)
+    if b is not None and any(isinstance(p, Port) for p in items):
+        return _computed_pads(b, items, rank)
     pads = [int(p) for p in a.const(1)]
     if len(pads) % 2 or len(pads) // 2 > rank:
         raise ConversionError(f"Padding {pads} does not fit a rank-{rank} tensor.")
@@ -112,13 +117,24 @@ def _pads(node, a, x) -> tuple[list[int], list[int]]:
     return begin, end
 
 
+def _computed_pads(b, items: list, rank: int) -> tuple[Port, Port]:
+    """pads_begin, pads_end of pads [last_begin, last_end, ...] of which some are computed."""
+    if len(items) % 2 or len(items) // 2 > rank:
+        raise ConversionError(f"Padding of {len(items)} values does not fit a rank-{rank} tensor.")
+    pairs = b.Reshape(int_list_port(b, items), i64(-1, 2), special_zero=False)      # [k, 2], last dim first
+    pairs = b.Concat(pairs, np.zeros((rank - len(items) // 2, 2), np.int64), axis=0) if 2 * rank > len(items) \
+        else pairs
+    reordered = b.Gather(pairs, np.arange(rank - 1, -1, -1, dtype=np.int64), np.int64(0))
+    return b.Gather(reordered, np.int64(0), np.int64(1)), b.Gather(reordered, np.int64(1), np.int64(1))
+
+
 def _pad(node, a, b, mode: str, value=0):
     """Pad in ``mode`` (negative pads crop); circular as slices of the other end and Concat."""
     x = a.tensor(0)
-    begin, end = _pads(node, a, x)
+    begin, end = _pads(node, a, x, b if mode != "circular" else None)
     if mode == "circular":
         return [_circular(b, x, begin, end)]
-    inputs = [x, i64(begin), i64(end)]
+    inputs = [x, *(p if isinstance(p, Port) else i64(p) for p in (begin, end))]
     if mode == "constant":
         inputs.append(const(b, 0 if value is None else value, x.data.get_dtype()))
     return [b.Pad(*inputs, pad_mode=mode)]

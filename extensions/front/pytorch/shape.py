@@ -210,7 +210,10 @@ def repeat_interleave(node, a, b):
     """Each element repeated ``repeats`` times along ``dim`` (of the flattened tensor when None);
     the same count for every element."""
     x = a.tensor(0)
-    repeats = a.const("repeats")
+    computed = a.port("repeats") if a.value("repeats") is None else None
+    if computed is not None and computed.data.get_rank() not in (0, None) and computed.data.get_shape() != (1,):
+        raise ConversionError("repeat_interleave with per-element repeats is not supported.")
+    repeats = computed if computed is not None else a.const("repeats")
     if isinstance(repeats, list):
         if len(set(repeats)) != 1:
             raise ConversionError("repeat_interleave with per-element repeats is not supported.")
@@ -221,8 +224,8 @@ def repeat_interleave(node, a, b):
     rank = rank_of(x, node)
     axis = norm_axis(dim, rank, node)
     tiles = [1] * (rank + 1)
-    tiles[axis + 1] = int(repeats)
-    tiled = b.Tile(b.Unsqueeze(x, b.const(np.int64(axis + 1))), i64(tiles))
+    tiles[axis + 1] = repeats if isinstance(repeats, Port) else int(repeats)
+    tiled = b.Tile(b.Unsqueeze(x, b.const(np.int64(axis + 1))), int_list_port(b, tiles))
     return [reshape(b, tiled, dims_of(b, x, 0, axis) + [-1] + dims_of(b, x, axis + 1, rank))]
 
 
@@ -403,12 +406,21 @@ def roll(node, a, b):
 
 @aten("aten::narrow")
 def narrow(node, a, b):
-    """narrow(dim, start, length) as a Slice."""
+    """narrow(dim, start, length) as a Slice; a dim the model computes picks the axis at run
+    time (a Slice over every axis, bounds set only on the picked one)."""
     x = a.tensor(0)
-    axis = norm_axis(a.const("dim"), rank_of(x, node), node)
     start_v = a.value("start")
     start = int(start_v) if start_v is not None else a.port("start")
     stop = b.Add(scalar_int(b, start), convert(b, a.tensor("length"), "i64"))
+    if a.value("dim") is None and a.port("dim") is not None:
+        rank = rank_of(x, node)
+        dim = scalar_int(b, a.port("dim"))
+        dim = b.Select(b.Less(dim, np.int64(0)), b.Add(dim, np.int64(rank)), dim)
+        picked = b.Equal(np.arange(rank, dtype=np.int64), dim)
+        begins = b.Select(picked, scalar_int(b, start), np.int64(0))
+        ends = b.Select(picked, stop, np.int64(INT64_MAX))
+        return [b.Slice(x, begins, ends, np.ones(rank, np.int64), np.arange(rank, dtype=np.int64))]
+    axis = norm_axis(a.const("dim"), rank_of(x, node), node)
     return [sliced(b, x, axis, start, stop)]
 
 

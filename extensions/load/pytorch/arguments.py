@@ -29,8 +29,9 @@ def where(node: Node) -> str:
 class AtenArgs:
     """Read access to the arguments of an ATen node (op form or data form)."""
 
-    def __init__(self, node: Node):
+    def __init__(self, node: Node, builder=None):
         self.node = node
+        self.builder = builder      # for int lists the model computes as one tensor
         self.names = tuple(node.get("arg_names") or ())
         self.types = tuple(node.get("arg_types") or ())
 
@@ -120,10 +121,25 @@ class AtenArgs:
                 v = self.node.in_value(p)
                 items.append(int(v) if v is not None and v.ndim == 0 else self.node.in_port(p).get_source())
             return items
+        split = self._computed_ints(i)
+        if split is not None:
+            return split
         value = self.const(key)
         if value is None:
             return None
         return [int(v) for v in np.atleast_1d(value)]
+
+    def _computed_ints(self, i: int | None) -> list[Port] | None:
+        """The elements of an int list the model computes as one 1-D tensor of a known length
+        (``x.size()`` in scripted code), as 0-d tensors; None otherwise."""
+        if i is None or self.builder is None or self.value(i) is not None or not self.node.is_in_port_connected(i):
+            return None
+        port = self.node.in_port(i).get_source()
+        shape = port.data.get_shape()
+        if shape is None or len(shape) != 1 or shape[0] < 0 or port.data.get_dtype() not in ("i64", "i32"):
+            return None
+        b = self.builder
+        return [b.Gather(port, np.int64(j), np.int64(0)) for j in range(shape[0])]
 
     def is_weak(self, key: int | str) -> bool:
         """Whether the argument is a Python number (a wrapped number in type promotion)."""
@@ -142,6 +158,6 @@ def aten(*names: str) -> Callable:
     def register(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def translate(node: Node, b) -> list:
-            return fn(node, AtenArgs(node), b)
+            return fn(node, AtenArgs(node, b), b)
         return translator("pytorch", *names)(translate)
     return register

@@ -26,6 +26,14 @@ from typing import Any
 
 import numpy as np
 
+from extensions.load.pytorch.quantized import (
+    DEQUANTIZERS,
+    QUANTIZERS,
+    expand_packed,
+    is_quantized,
+    quant_dtype_of_ints,
+    quantized_call,
+)
 from extensions.load.pytorch.schema import ArgSpec, base_type, is_dtype_type, synthetic
 from extensions.load.pytorch.types import (
     complex_parts_type,
@@ -84,6 +92,7 @@ class TorchGraphBuilder:
         self.env: dict[Any, Any] = {}
         self._views: dict[Any, tuple[Any, str, list]] = {}
         self._tensor_consts: dict[int, tuple[Any, Port]] = {}
+        self._quant_dtypes: dict[Port, str] = {}    # output port -> quantized type of its values
 
     # ----------------------------------------------------------------- leaves
     def parameter(self, name: str, shape: tuple | None, element_type: str, complex_: bool = False) -> Port:
@@ -101,6 +110,11 @@ class TorchGraphBuilder:
         found = self._tensor_consts.get(id(tensor))
         if found is not None and found[0] is tensor:
             return found[1]
+        if is_quantized(tensor):     # its integers, dequantized by a node
+            kind, specs, values = quantized_call(tensor)
+            port = self.call(kind, specs, values, 1, name or "quantized_constant").out_port(0)
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
         parts = complex_parts_type(tensor.dtype)
         if parts:
             value, et = torch_view_as_real(tensor), parts
@@ -154,6 +168,7 @@ class TorchGraphBuilder:
     def call(self, kind: str, specs: tuple[ArgSpec, ...], values: list, num_outputs: int, name: str,
              source: str | None = None) -> Node:
         """Add a node for operation ``kind`` with argument ``values`` bound to ``specs``."""
+        specs, values = expand_packed(kind, specs, values)
         node = self.graph.add_op({"name": name, "fw_op": kind, "op": None, "num_outputs": num_outputs,
                                   "arg_names": tuple(s.name for s in specs),
                                   "arg_types": tuple(s.type for s in specs),
@@ -185,7 +200,26 @@ class TorchGraphBuilder:
                 node.list_args[i] = ports
             else:
                 node.const_args[spec.name] = value if isinstance(value, (str, bool)) else str(value)
+        self._record_quant_dtype(node, kind, specs, values)
         return node
+
+    def _record_quant_dtype(self, node: Node, kind: str, specs, values: list) -> None:
+        """The quantized type of the node's outputs (``quant_dtype``): the one a quantize call
+        names, or its first quantized input's."""
+        qtype = None
+        if kind in QUANTIZERS:
+            qtype = node.const_args.get("dtype")
+        elif kind.startswith("aten::_make_per_"):
+            qtype = quant_dtype_of_ints(values[0])
+        elif kind not in DEQUANTIZERS:
+            flat = [v for value in values for v in (value if isinstance(value, (list, tuple)) else [value])]
+            qtype = next((self._quant_dtypes[v] for v in flat if isinstance(v, Port) and v in self._quant_dtypes),
+                         None)
+        if qtype is None:
+            return
+        node["quant_dtype"] = qtype
+        for i in range(node.get("num_outputs") or 1):
+            self._quant_dtypes[node.out_port(i)] = qtype
 
     # ----------------------------------------------------------------- mutation
     def record_view(self, key: Any, base_key: Any, kind: str, values: list) -> None:

@@ -3,8 +3,11 @@
 * a file: TorchScript (``torch.jit.save``) or ExportedProgram (``torch.export.save``) archive;
 * a ``torch.export.ExportedProgram`` or a ``torch.jit.ScriptModule`` object: used as it is;
 * a ``torch.nn.Module``: captured with ``torch.export`` on ``example_input``, and traced with
-  ``torch.jit.trace`` when export fails. Input dimensions that ``--input`` gives as dynamic
-  (-1 or ?) are exported as dynamic (``Dim.AUTO``).
+  ``torch.jit.trace`` (on copies of the example: an in-place op on an input must not change it)
+  when export fails. The inputs' shapes are the example's (static) unless ``--input`` gives
+  dynamic dimensions (-1, ?, a..b, None or a ``torch.export.Dim`` in the Python list form):
+  those are exported as dynamic (``Dim.AUTO``, or the Dim object given), from an example
+  widened to size 2 where it has size 0 or 1 (torch.export makes such a dim static otherwise).
 
 torch is imported only here and in the decoders, when a PyTorch model is converted.
 """
@@ -148,29 +151,49 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
                           f"dict of keyword tensors) to capture its graph.")
     args, kwargs = example_inputs(example_input)
     model.eval()
+    dims = _dynamic_dims(model, args, kwargs, input_specs)
+    dynamic_shapes = _dynamic_shapes(model, args, kwargs, dims)
+    # torch.export makes a dim of size 0 or 1 in the example static whatever it is asked: a
+    # dim asked dynamic is exported from an example widened to 2 along it, then as given
+    attempts = [_widened(model, args, kwargs, dims), (args, kwargs)] if dims else [(args, kwargs)]
+    for export_args, export_kwargs in attempts:
+        if export_args is None:
+            continue
+        try:
+            with torch.no_grad(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                program = torch.export.export(model, export_args, export_kwargs, dynamic_shapes=dynamic_shapes)
+            log.info("Captured %s with torch.export", name)
+            return Captured("exported", program, [], name)
+        except Exception as e:
+            log.info("torch.export of %s failed (%s: %s)", name, type(e).__name__,
+                     str(e).splitlines()[0] if str(e) else "")
+    log.info("Capturing %s with torch.jit.trace", name)
     try:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            program = torch.export.export(model, args, kwargs, dynamic_shapes=_dynamic_shapes(model, args, kwargs,
-                                                                                             input_specs))
-        log.info("Captured %s with torch.export", name)
-        return Captured("exported", program, [], name)
-    except Exception as e:
-        log.info("torch.export of %s failed (%s: %s); capturing with torch.jit.trace", name, type(e).__name__,
-                 str(e).splitlines()[0] if str(e) else "")
-    try:
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+            # tracing runs the model: an in-place op on an input must not change the example,
+            # whose shapes become the inputs' shapes
+            copies, kw_copies = _copies(args), _copies(kwargs)
             if kwargs:
-                traced = torch.jit.trace(model, example_kwarg_inputs=_as_kwargs(model, args, kwargs), strict=False,
-                                         check_trace=False)
+                traced = torch.jit.trace(model, example_kwarg_inputs=_as_kwargs(model, copies, kw_copies),
+                                         strict=False, check_trace=False)
             else:
-                traced = torch.jit.trace(model, args, strict=False, check_trace=False)
+                traced = torch.jit.trace(model, copies, strict=False, check_trace=False)
     except Exception as e:
         raise InputModelError(f"Cannot capture the graph of {name}: torch.export and torch.jit.trace both "
                               f"failed; torch.jit.trace said: {type(e).__name__}: {e}") from e
     log.info("Captured %s with torch.jit.trace", name)
     return Captured("torchscript", traced, _named_examples(model, args, kwargs), name)
+
+
+def _copies(value):
+    """Tensors (in tuples, lists and dicts) cloned, everything else as it is."""
+    if isinstance(value, dict):
+        return {k: _copies(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copies(v) for v in value)
+    return value.clone() if hasattr(value, "clone") and hasattr(value, "dtype") else value
 
 
 def _forward_parameters(model) -> list[str]:
@@ -194,10 +217,11 @@ def _named_examples(model, args: tuple, kwargs: dict) -> list:
     return pairs + list(kwargs.items())
 
 
-def _dynamic_shapes(model, args: tuple, kwargs: dict, input_specs: list):
-    """dynamic_shapes for torch.export: Dim.AUTO where --input gives a dynamic dimension."""
+def _dynamic_dims(model, args: tuple, kwargs: dict, input_specs: list) -> dict[str, dict]:
+    """{input name: {dim: torch.export.Dim or Dim.AUTO}} of the dims --input gives as dynamic
+    (-1, ?, a..b, or a Dim object in the Python list form)."""
     if not any(spec.shape and any(d < 0 for d in spec.shape) for spec in input_specs):
-        return None
+        return {}
     from torch.export import Dim
     named = dict(_named_examples(model, args, kwargs))
     order = list(named)
@@ -206,7 +230,38 @@ def _dynamic_shapes(model, args: tuple, kwargs: dict, input_specs: list):
         key = spec.name if spec.name in named else (order[i] if spec.name is None and i < len(order) else None)
         if key is None or not spec.shape:
             continue
-        dims[key] = {d: Dim.AUTO for d, size in enumerate(spec.shape) if size < 0}
+        objects = spec.extra.get("dims") or {}
+        dims[key] = {d: objects.get(d, Dim.AUTO) for d, size in enumerate(spec.shape) if size < 0}
+    return dims
+
+
+def _widened(model, args: tuple, kwargs: dict, dims: dict[str, dict]):
+    """The example inputs with each dim asked dynamic that has size 0 or 1 made 2 (the values
+    repeated, zeros for an empty dim); None when no dim needs it."""
+    import torch
+    names = _forward_parameters(model)[:len(args)]
+    changed = False
+
+    def widen(name, value):
+        nonlocal changed
+        if not isinstance(value, torch.Tensor):
+            return value
+        for d in dims.get(name, {}):
+            if d < value.dim() and value.shape[d] in (0, 1):
+                changed = True
+                value = value.repeat_interleave(2, d) if value.shape[d] == 1 else \
+                    torch.zeros(*value.shape[:d], 2, *value.shape[d + 1:], dtype=value.dtype)
+        return value
+
+    wide_args = tuple(widen(n, a) for n, a in zip(names + [None] * len(args), args))
+    wide_kwargs = {k: widen(k, v) for k, v in kwargs.items()}
+    return (wide_args, wide_kwargs) if changed else (None, None)
+
+
+def _dynamic_shapes(model, args: tuple, kwargs: dict, dims: dict[str, dict]):
+    """dynamic_shapes for torch.export from the dynamic dims of the inputs."""
+    if not dims:
+        return None
     positional = _forward_parameters(model)[:len(args)]
     result_args = tuple(dims.get(n) for n in positional)
     result_kwargs = {k: dims.get(k) for k in kwargs}

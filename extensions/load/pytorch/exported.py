@@ -6,7 +6,7 @@ are bound through the graph signature: parameters, buffers and lifted constants 
 sharing the tensors' memory, user inputs become Parameters whose symbolic dimensions
 (``torch.export.Dim``) stay dynamic. Each ``call_function`` of an ATen operator becomes one node;
 ``operator.getitem`` picks an output, and Python arithmetic on symbolic sizes becomes the ATen
-scalar operation it stands for.
+scalar operation it stands for. ``torch.cond`` becomes an If whose bodies are the branch graphs.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
 from extensions.load.pytorch.schema import bind, from_function_schema, synthetic
 from extensions.load.pytorch.types import complex_parts_type, element_type_of_dtype, is_torch_file
 from mo.errors import InputModelError
+from mo.graph.port import Port
 
 log = logging.getLogger("mo")
 
@@ -136,6 +137,9 @@ class ExportedProgramDecoder:
             return
         args = [self._value(a) for a in node.args]
         kwargs = {k: self._value(v) for k, v in node.kwargs.items()}
+        if target is getattr(getattr(torch.ops, "higher_order", None), "cond", None):
+            self._cond(node, *args)
+            return
         if isinstance(target, torch._ops.OpOverload):
             kind = target._schema.name
             if kind in _IGNORED:
@@ -167,6 +171,52 @@ class ExportedProgramDecoder:
             if inplace:
                 self.b.assign(node.args[0].name, created.out_port(0), source_of(node))
             self.b.record_view(node.name, node.args[0].name, "aten::alias" if inplace else base_kind, values)
+
+    def _cond(self, node, pred, true_fn, false_fn, operands) -> None:
+        """torch.cond(pred, true_fn, false_fn, operands): an If whose bodies are the two branch
+        graphs, each reading the operands through its placeholders."""
+        from extensions.ops.control_flow import new_body, port_entry
+        operands = list(operands)
+        if not isinstance(pred, Port) or not all(isinstance(o, Port) for o in operands):
+            raise InputModelError(f"torch.cond '{node.name}' at {source_of(node)} takes a predicate and operands "
+                                  f"that are not all tensors; only tensors are supported.")
+        bodies, input_map, output_map, count = {}, [], [], None
+        for body_name, module in (("then_body", true_fn), ("else_body", false_fn)):
+            builder = TorchGraphBuilder(self.b.graph.context)
+            builder.graph = new_body(self.b.graph)
+            decoder = ExportedProgramDecoder(builder, None)
+            placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
+            if len(placeholders) != len(operands):
+                raise InputModelError(f"A branch of torch.cond '{node.name}' takes {len(placeholders)} operands, "
+                                      f"not {len(operands)}.")
+            for i, ph in enumerate(placeholders):
+                param = builder.registry.op("Parameter").create(builder.graph, (), name=f"{node.name}/{ph.name}",
+                                                                shape=None, element_type="f32")
+                param["element_type_unknown"] = True
+                builder.env[ph.name] = param.out_port(0)
+                input_map.append(port_entry(1 + i, param, body_name))
+            results = []
+            for inner in module.graph.nodes:
+                if inner.op == "call_function":
+                    decoder._call(inner)
+                elif inner.op == "get_attr":
+                    builder.env[inner.name] = _attribute(module, inner.target)
+                elif inner.op == "output":
+                    outs = inner.args[0] if isinstance(inner.args[0], (list, tuple)) else [inner.args[0]]
+                    for j, out in enumerate(outs):
+                        port = builder.as_port(decoder._value(out))
+                        results.append(builder.registry.op("Result").create(builder.graph, [port],
+                                                                            name=f"{node.name}/{body_name}/{j}"))
+            if count is not None and count != len(results):
+                raise InputModelError(f"The branches of torch.cond '{node.name}' give {count} and {len(results)} "
+                                      f"results.")
+            count = len(results)
+            output_map += [port_entry(j, r, body_name) for j, r in enumerate(results)]
+            bodies[body_name] = builder.graph
+        created = self.b.registry.op("If").create(self.b.graph, [pred, *operands], name=node.name, bodies=bodies,
+                                                  input_port_map=input_map, output_port_map=output_map,
+                                                  num_outputs=count, source=source_of(node))
+        self.b.env[node.name] = [created.out_port(j) for j in range(count)]
 
     def _outputs(self, node, program) -> None:
         from torch.export.graph_signature import OutputKind

@@ -2,9 +2,18 @@
 
 The forward graph is copied and inlined (calls of submodules become their bodies). ``prim::``
 nodes are resolved while decoding: constants, attribute reads of the module (parameters and
-buffers become Consts sharing the tensors' memory), list/tuple/dict construction and unpacking,
-``prim::If`` on a condition known at load time; Python arithmetic on constants is computed.
-Every other node becomes one graph node (see ``builder.TorchGraphBuilder.call``).
+buffers become Consts sharing the tensors' memory), list/tuple/dict construction, unpacking and
+item writes, ``prim::If`` on a condition known at load time, loops with a known trip count
+(unrolled); Python arithmetic on constants is computed. Every other node becomes one graph node
+(see ``builder.TorchGraphBuilder.call``).
+
+Control flow on values the model computes becomes sub-graph ops: ``prim::If`` an If whose bodies
+are the two branches, ``prim::Loop`` a Loop over its block. A body is decoded by a decoder of its
+own over a body graph (``_BodyEnv``): a value of the enclosing code it reads enters as a body
+Parameter, one it writes in place comes back as an output (a carried value of the Loop).
+
+List, tuple and dict inputs become one Parameter per tensor of the example (``xs_0``, ``d_key``),
+and ``out=`` arguments are bound to the results of the functional op.
 """
 from __future__ import annotations
 
@@ -51,6 +60,8 @@ _KNOWN = {"prim::device": "cpu", "prim::is_cuda": False, "prim::is_nested": Fals
           "aten::is_autocast_enabled": False, "aten::is_autocast_cpu_enabled": False, "prim::layout": 0,
           "aten::_get_tracing_state": False, "aten::is_scripting": True, "prim::is_vulkan": False,
           "aten::is_inference_mode_enabled": True}
+# writes into a Python list or dict value (the index or key known)
+_CONTAINER_WRITES = frozenset({"aten::append", "aten::extend", "aten::insert", "aten::_set_item"})
 # nodes without an effect on the computed values
 _IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten::_assert_int_or_pair",
                       "prim::SetAttr"})
@@ -59,6 +70,7 @@ _IGNORED = frozenset({"prim::RaiseException", "aten::warn", "prim::Print", "aten
 # A scripted loop is unrolled while it is decoded; past this many iterations it is refused (a
 # `while True` loop has trip count INT64_MAX and would never finish).
 MAX_UNROLLED_ITERATIONS = 4096
+_ENDLESS = 2 ** 63 - 1     # the trip count TorchScript gives a `while` loop
 
 
 def source_of(node) -> str | None:
@@ -124,6 +136,9 @@ class TorchScriptDecoder:
             if example is None and defaults[i] is None and str(value.type()).startswith("Optional"):
                 self.b.env[value.unique()] = None    # an optional input left out stays None
                 continue
+            if isinstance(value.type(), (torch._C.ListType, torch._C.TupleType, torch._C.DictType)):
+                self.b.env[value.unique()] = self._structured_input(name, value.type(), example)
+                continue
             parts = complex_parts_type(example.dtype if hasattr(example, "dtype") else
                                        getattr(value.type(), "dtype", lambda: None)())
             if hasattr(example, "shape") and hasattr(example, "dtype"):
@@ -140,6 +155,30 @@ class TorchScriptDecoder:
             raise InputModelError("The TorchScript model has no tensor outputs.")
         for name, item in flat:
             self.b.result(self.b.as_port(item), name)
+
+    def _structured_input(self, name: str, value_type, example):
+        """A list / tuple / dict input: one Parameter per tensor of the example, named like
+        torch.export names them (``xs_0``, ``d_key``)."""
+        import torch
+        if isinstance(example, dict) and isinstance(value_type, torch._C.DictType):
+            return {key: self._structured_input(f"{name}_{key}", value_type.getValueType(), item)
+                    for key, item in example.items()}
+        if isinstance(example, (list, tuple)) and not isinstance(value_type, torch._C.DictType):
+            if isinstance(value_type, torch._C.TupleType):
+                types = value_type.elements()
+            else:
+                types = [value_type.getElementType()] * len(example)
+            if len(types) != len(example):
+                raise InputModelError(f"Input '{name}' is a tuple of {len(types)} values, but example_input gives "
+                                      f"{len(example)}.")
+            items = [self._structured_input(f"{name}_{i}", t, item) for i, (t, item) in enumerate(zip(types, example))]
+            return tuple(items) if isinstance(value_type, torch._C.TupleType) else items
+        if hasattr(example, "shape") and hasattr(example, "dtype") and isinstance(value_type, torch._C.TensorType):
+            return self.b.parameter(name, tuple(int(d) for d in example.shape), element_type_of_dtype(example.dtype))
+        if isinstance(example, (bool, int, float)) and not isinstance(value_type, torch._C.TensorType):
+            return example      # a number the model is called with: a constant of the conversion
+        raise InputModelError(f"Input '{name}' is a {value_type} value: give it (a dict, list or tuple of tensors) in "
+                              f"example_input, so that its structure and shapes are known.")
 
     def decode_block(self, block) -> None:
         for node in block.nodes():
@@ -205,8 +244,14 @@ class TorchScriptDecoder:
         if kind == "prim::If":
             self._if(node, ins[0], outs)
             return
-        if kind == "prim::Loop" and is_number(ins[0]) and ins[1] is True:
-            self._unrolled_loop(node, int(ins[0]), ins[2:], outs)
+        if kind == "prim::Loop":
+            self._loop(node, ins[0], ins[1], ins[2:], outs)
+            return
+        if kind in _CONTAINER_WRITES and isinstance(ins[0], (list, dict)) and _is_constant(ins[1:-1]):
+            self._container_write(node, kind, ins, outs)
+            return
+        if kind in ("aten::__range_length", "aten::__derive_index") and not all(_is_constant(v) for v in ins):
+            env[outs[0].unique()] = self._range_arithmetic(node, kind, ins)
             return
         if kind == "aten::dim" and isinstance(ins[0], Port) and ins[0].node.get("op") == "Parameter" \
                 and ins[0].node.get("shape") is not None:
@@ -214,6 +259,10 @@ class TorchScriptDecoder:
             return
         if kind in ("aten::__is__", "aten::__isnot__") and None in ins and any(isinstance(v, Port) for v in ins):
             env[outs[0].unique()] = kind == "aten::__isnot__"   # a value the model computes is never None
+            return
+        if kind in ("prim::max", "prim::min") and len(ins) == 1 and isinstance(ins[0], (list, tuple)) \
+                and not _is_constant(ins[0]):
+            env[outs[0].unique()] = self._list_extreme(node, kind, ins[0])
             return
         if kind in _CONST_FOLD and all(_is_constant(v) and not _is_tensor_like(v) for v in ins):
             try:
@@ -231,7 +280,14 @@ class TorchScriptDecoder:
         name = _clean_name(outs[0].debugName()) if outs else base_kind
         list_output = len(outs) == 1 and str(outs[0].type()).startswith("List[Tensor]")
         count = self._list_length(node, outs[0]) if list_output else len(outs)
+        targets = _out_arguments(schema, specs) if not inplace else []
+        if targets:     # `out=` tensors: the functional op, its results then written to them
+            specs = tuple(s for i, s in enumerate(specs) if i not in targets)
+            ins = [v for i, v in enumerate(ins) if i not in targets]
         created = self.b.call(base_kind, specs, ins, count, name, source_of(node))
+        if targets:
+            self._write_outs(node, created, targets)
+            return
         if list_output:
             self.b.env[outs[0].unique()] = [created.out_port(i) for i in range(count)]
         else:
@@ -244,6 +300,19 @@ class TorchScriptDecoder:
         if outs and len(ins) and isinstance(ins[0], Port):
             self.b.record_view(outs[0].unique(), node.inputsAt(0).unique(),
                                "aten::alias" if inplace else base_kind, ins)
+
+    def _write_outs(self, node, created, targets: list[int]) -> None:
+        """Bind the results of an op called with ``out=`` tensors to those tensors (in their
+        types, as PyTorch casts into them) and to the op's own outputs."""
+        type_as = synthetic("Tensor self", "Tensor other")
+        for i, (target, out) in enumerate(zip(targets, node.outputs())):
+            old = self.value(node.inputsAt(target))
+            port = created.out_port(i)
+            if isinstance(old, Port):
+                port = self.b.call("aten::type_as", type_as, [port, old], 1, f"{created.name}/out{i}",
+                                   source_of(node)).out_port(0)
+            self.b.assign(node.inputsAt(target).unique(), port, source_of(node))
+            self.b.env[out.unique()] = port
 
     def _list_length(self, node, out) -> int:
         """Number of tensors a list-returning operation gives, from how the list is used."""
@@ -284,30 +353,230 @@ class TorchScriptDecoder:
                                   source_of(node))
             self.b.env[out.unique()] = created.out_port(0)
 
+    def _body_builder(self) -> tuple[TorchGraphBuilder, _BodyEnv]:
+        """A builder over a new body graph whose values fall back to this graph's."""
+        from extensions.ops.control_flow import new_body
+        builder = TorchGraphBuilder(self.b.graph.context)
+        builder.graph = new_body(self.b.graph)
+        builder.env = env = _BodyEnv(self.b.env, builder)
+        builder._views = self.b._views      # a write into a view reaches its base, also across bodies
+        return builder, env
+
+    def _body_results(self, builder, values: list, name: str, what: str) -> list:
+        """Result nodes of a body for the block output ``values`` (tensors or numbers)."""
+        results = []
+        for i, (value, item) in enumerate(values):
+            if not isinstance(item, Port) and not is_number(item) and not _is_tensor_like(item):
+                raise InputModelError(f"{what} gives a {type(item).__name__} ({value.type()}); only tensors and "
+                                      f"numbers are supported there.")
+            port = builder.as_port(item)
+            results.append(builder.registry.op("Result").create(builder.graph, [port], name=f"{name}/result_{i}"))
+        return results
+
+    def _branch(self, block, name: str):
+        """A branch block decoded into a body graph: (builder, env, result nodes)."""
+        builder, env = self._body_builder()
+        TorchScriptDecoder(builder, self.module).decode_block(block)
+        values = [(v, env[v.unique()]) for v in block.outputs()]
+        results = self._body_results(builder, values, name, "A branch of an `if` on a value the model computes")
+        return builder, env, results
+
+    def _runtime_loop(self, node, trip, cond, carried: list, outs) -> None:
+        """A Loop: the block is the body, with the iteration number and the carried values as
+        Parameters (each carried result keeps its initial value's type); tensors of the
+        enclosing graph enter as further inputs."""
+        from extensions.ops.control_flow import port_entry
+        block = next(iter(node.blocks()))
+        params, block_outs = list(block.inputs()), list(block.outputs())
+        name = _clean_name(outs[0].debugName()) if outs else "loop"
+        what = f"A loop at {source_of(node)} that cannot be unrolled"
+        builder, env = self._body_builder()
+        type_as = synthetic("Tensor self", "Tensor other")
+        create = builder.registry.op("Parameter").create
+        counter = create(builder.graph, (), name=f"{name}/iteration", shape=(), element_type="i64")
+        env[params[0].unique()] = counter.out_port(0)
+        carried_params = []
+        for k, (param, value) in enumerate(zip(params[1:], carried)):
+            if not isinstance(value, Port) and not is_number(value) and not _is_tensor_like(value):
+                raise InputModelError(f"{what} carries a {type(value).__name__} ({param.type()}) from one iteration "
+                                      f"to the next; only tensors and numbers are supported.")
+            p = create(builder.graph, (), name=f"{name}/carried_{k}", shape=None, element_type="f32")
+            p["element_type_unknown"] = True
+            env[param.unique()] = p.out_port(0)
+            carried_params.append(p)
+        TorchScriptDecoder(builder, self.module).decode_block(block)
+        if env[block_outs[0].unique()] is True and cond is True and is_number(trip) and trip >= _ENDLESS:
+            raise InputModelError(f"A loop at {source_of(node)} never stops: it runs more than "
+                                  f"{MAX_UNROLLED_ITERATIONS} iterations when unrolled and has no exit condition "
+                                  f"(a `while True` loop without a break the model can reach).")
+        values = [(block_outs[0], env[block_outs[0].unique()])]
+        for k, (value, p) in enumerate(zip(block_outs[1:], carried_params)):
+            item = builder.as_port(env[value.unique()]) if is_number(env[value.unique()]) else env[value.unique()]
+            if isinstance(item, Port):      # the type the loop starts with (TorchScript keeps it)
+                item = builder.call("aten::type_as", type_as, [item, p.out_port(0)], 1, f"{name}/carried_{k}_out",
+                                    source_of(node)).out_port(0)
+            values.append((value, item))
+        results = self._body_results(builder, values, name, what)
+        # values of the enclosing code the body writes: carried from one iteration to the next
+        written = list(env.written)
+        written_params = [env.parameter_of(key, what) for key in written]
+        for j, (key, param) in enumerate(zip(written, written_params)):
+            port = builder.call("aten::type_as", type_as, [builder.as_port(env[key]), param], 1,
+                                f"{name}/written_{j}", source_of(node)).out_port(0)
+            results.append(builder.registry.op("Result").create(builder.graph, [port], name=f"{name}/written_{j}"))
+        _drop_dead(builder.graph)
+        inputs = [self.b.as_port(trip), self.b.as_port(cond)] + [self.b.as_port(c) for c in carried]
+        input_map = [port_entry(-1, counter, purpose="current_iteration")]
+        input_map += [port_entry(2 + k, p) for k, p in enumerate(carried_params)]
+        for outer_port, param in env.inputs:
+            input_map.append(port_entry(len(inputs), param.node))
+            inputs.append(outer_port)
+        output_map = [port_entry(-1, results[0], purpose="execution_condition")]
+        output_map += [port_entry(k, r) for k, r in enumerate(results[1:])]
+        back_edges = [{"from": r.id, "to": p.id} for r, p in zip(results[1:], carried_params)]
+        back_edges += [{"from": r.id, "to": p.node.id} for r, p in zip(results[len(outs) + 1:], written_params)]
+        created = self.b.registry.op("Loop").create(
+            self.b.graph, inputs, name=name, bodies={"body": builder.graph}, input_port_map=input_map,
+            output_port_map=output_map, back_edges=back_edges, num_outputs=len(outs) + len(written),
+            source=source_of(node))
+        for i, out in enumerate(outs):
+            self.b.env[out.unique()] = created.out_port(i)
+        for j, key in enumerate(written):
+            self.b.env[key] = created.out_port(len(outs) + j)
+
+    def _runtime_if(self, node, cond: Port, outs) -> None:
+        """An `if` on a value the model computes: an If whose bodies are the two branches; the
+        tensors the branches read from the enclosing graph are its inputs after the condition."""
+        from extensions.ops.control_flow import port_entry
+        name = _clean_name(outs[0].debugName()) if outs else "if"
+        branches = {}
+        for body_name, block in zip(("then_body", "else_body"), node.blocks()):
+            branches[body_name] = self._branch(block, f"{name}/{body_name}")
+        # values of the enclosing code a branch writes: further outputs (the other branch passes them)
+        written = list(dict.fromkeys(k for _, env, _ in branches.values() for k in env.written))
+        if not outs and not written:    # the branches only check (raise): nothing to compute
+            return
+        what = f"An `if` at {source_of(node)} on a value the model computes"
+        for body_name, (builder, env, results) in branches.items():
+            for j, key in enumerate(written):
+                port = env.parameter_of(key, what) if key not in env.written else builder.as_port(env[key])
+                results.append(builder.registry.op("Result").create(builder.graph, [port],
+                                                                    name=f"{name}/{body_name}/written_{j}"))
+            _drop_dead(builder.graph)
+        outer: list[Port] = []
+        input_map, output_map = [], []
+        for body_name, (_, env, results) in branches.items():
+            for outer_port, param in env.inputs:
+                if outer_port not in outer:
+                    outer.append(outer_port)
+                input_map.append(port_entry(1 + outer.index(outer_port), param.node, body_name))
+            output_map += [port_entry(i, r, body_name) for i, r in enumerate(results)]
+        created = self.b.registry.op("If").create(
+            self.b.graph, [cond, *outer], name=name, bodies={k: v[0].graph for k, v in branches.items()},
+            input_port_map=input_map, output_port_map=output_map, num_outputs=len(outs) + len(written),
+            source=source_of(node))
+        for i, out in enumerate(outs):
+            port = created.out_port(i)
+            port.add_tensor_names([out.debugName()])
+            self.b.env[out.unique()] = port
+        for j, key in enumerate(written):
+            self.b.env[key] = created.out_port(len(outs) + j)
+
+    def _stacked(self, node, items) -> Port:
+        """The elements of a list (numbers or same-shaped tensors) stacked along a new dim 0."""
+        specs = synthetic("Tensor[] tensors", "int dim")
+        return self.b.call("aten::stack", specs, [list(items), 0], 1, "stack", source_of(node)).out_port(0)
+
+    def _list_extreme(self, node, kind: str, items) -> Port:
+        """max / min of a list of numbers some of which the model computes: a 0-d tensor."""
+        stacked = self._stacked(node, items)
+        specs = synthetic("Tensor self", "List[int] dim", "bool keepdim")
+        reduce = "aten::amax" if kind == "prim::max" else "aten::amin"
+        return self.b.call(reduce, specs, [stacked, [0], False], 1, _clean_name(node.outputsAt(0).debugName()),
+                           source_of(node)).out_port(0)
+
     def _dynamic_index(self, node):
-        raise InputModelError(f"Indexing a list by a computed index at {source_of(node)} is not supported.")
+        """list[i] with a computed i: a Gather from the stacked elements (numbers, or tensors of
+        one shape); a dict key must be known when converting."""
+        seq, index = (self.value(v) for v in node.inputs())
+        if isinstance(seq, dict) or not seq or any(item is None or isinstance(item, (str, list, tuple, dict))
+                                                   for item in seq):
+            raise InputModelError(
+                f"Indexing a {type(seq).__name__} by a value the model computes at {source_of(node)} is not "
+                f"supported: dict keys, and indices into lists of non-tensor values, must be known when converting.")
+        specs = synthetic("Tensor self", "Tensor idx")
+        return self.b.call("aten::__getitem__", specs, [self._stacked(node, seq), index], 1,
+                           _clean_name(node.outputsAt(0).debugName()), source_of(node)).out_port(0)
+
+    def _container_write(self, node, kind: str, ins, outs) -> None:
+        """list.append / extend / insert, list[i] = v and dict[k] = v on a list or dict the decoder
+        holds (indices and keys known): the Python object changes, as it does in the model."""
+        container = ins[0]
+        if isinstance(self.b.env, _BodyEnv) and self.b.env.is_entered(container):
+            raise InputModelError(
+                f"A loop or `if` at {source_of(node)} that is converted to a Loop / If changes a list or dict of "
+                f"the enclosing code ({kind.split('::')[1]}); only tensors and numbers can pass between them.")
+        if kind == "aten::append":
+            container.append(ins[1])
+        elif kind == "aten::extend":
+            container.extend(ins[1])
+        elif kind == "aten::insert":
+            container.insert(ins[1], ins[2])
+        else:
+            container[ins[1]] = ins[2]
+        if outs:
+            self.b.env[outs[0].unique()] = container
+
+    def _scalar_op(self, node, kind: str, x, y) -> Port:
+        specs = synthetic("Scalar self", "Scalar other")
+        return self.b.call(kind, specs, [x, y], 1, kind.split("::")[1], source_of(node)).out_port(0)
+
+    def _range_arithmetic(self, node, kind: str, ins) -> Port:
+        """__range_length(lo, hi, step) = max(0, ceil((hi - lo) / step)) and __derive_index(i,
+        start, step) = start + i * step on values the model computes."""
+        if kind == "aten::__derive_index":
+            index, start, step = ins
+            return self._scalar_op(node, "aten::add", start, self._scalar_op(node, "aten::mul", index, step))
+        lo, hi, step = ins
+        negated = self._scalar_op(node, "aten::floordiv", self._scalar_op(node, "aten::sub", lo, hi), step)
+        return self._scalar_op(node, "aten::maximum", self._scalar_op(node, "aten::mul", negated, -1), 0)
+
+    def _loop(self, node, trip, cond, carried: list, outs) -> None:
+        """A loop: unrolled when its trip count is known and its conditions are known at each
+        iteration; else a Loop over the block as body."""
+        if cond is False:
+            for out, value in zip(outs, carried):
+                self.b.env[out.unique()] = value
+            return
+        if is_number(trip) and cond is True:
+            env, views = dict(self.b.env), dict(self.b._views)
+            try:
+                self._unrolled_loop(node, int(trip), carried, outs)
+                return
+            except _NotUnrollable as e:
+                log.info("A loop at %s is converted to a Loop: %s", source_of(node), e)
+                self.b.env.clear()
+                self.b.env.update(env)
+                self.b._views = views
+        self._runtime_loop(node, trip, cond, carried, outs)
 
     def _unrolled_loop(self, node, count: int, carried: list, outs) -> None:
-        """A loop with a trip count known at load time, decoded once per iteration; a loop that
-        may stop early (its condition is computed) is left as an unsupported node."""
+        """A loop with a trip count known at load time, decoded once per iteration; _NotUnrollable
+        when its condition is computed or it runs too many iterations."""
         block = next(iter(node.blocks()))
         params = list(block.inputs())
         results = list(block.outputs())
         values = list(carried)
         for i in range(count):
             if i == MAX_UNROLLED_ITERATIONS:
-                raise InputModelError(
-                    f"A loop at {source_of(node)} runs more than {MAX_UNROLLED_ITERATIONS} iterations when "
-                    f"unrolled (a `while True` loop whose exit the converter cannot see?); trace or export the "
-                    f"model instead of scripting it.")
+                raise _NotUnrollable(f"it runs more than {MAX_UNROLLED_ITERATIONS} iterations")
             self.b.env[params[0].unique()] = i
             for param, value in zip(params[1:], values):
                 self.b.env[param.unique()] = value
             self.decode_block(block)
             go_on = self.b.env[results[0].unique()]
             if go_on is not True and go_on is not False:
-                raise InputModelError(f"A loop at {source_of(node)} stops on a condition the model computes; "
-                                      f"only loops with a known number of iterations are supported.")
+                raise _NotUnrollable("it stops on a condition the model computes")
             values = [self.b.env[v.unique()] for v in results[1:]]
             if go_on is False:        # a `break` on values known when converting
                 break
@@ -350,16 +619,91 @@ class TorchScriptDecoder:
 
     def _if(self, node, cond, outs) -> None:
         if isinstance(cond, Port):
-            # a condition computed by the model: a node that extraction reports as unsupported
-            created = self.b.call("prim::If", synthetic("bool cond"), [cond], len(outs), "if", source_of(node))
-            for i, out in enumerate(outs):
-                self.b.env[out.unique()] = created.out_port(i)
+            self._runtime_if(node, cond, outs)
             return
         blocks = list(node.blocks())
         block = blocks[0] if cond else blocks[1]
         self.decode_block(block)
         for out, value in zip(outs, block.outputs()):
             self.b.env[out.unique()] = self.b.env[value.unique()]
+
+
+def _out_arguments(schema: str, specs) -> list[int]:
+    """Positions of the keyword-only tensors an op writes its results to (``out=`` overloads:
+    ``*, Tensor(a!) out``)."""
+    written = set(re.findall(r"Tensor\(\w+!\)\s+(\w+)", schema)) if schema != "(no schema)" else set()
+    return [i for i, s in enumerate(specs) if s.kwarg_only and s.name in written]
+
+
+class _NotUnrollable(Exception):
+    """A loop that unrolling cannot decode (it becomes a Loop)."""
+
+
+def _drop_dead(body) -> None:
+    """Nodes of a body that no Result reads (a loop whose unrolling was abandoned) go."""
+    body.remove_dead_nodes(keep=[p.id for p in body.nodes_by_op("Parameter")])
+
+
+class _BodyEnv(dict):
+    """The values a branch body sees: its own, and the enclosing graph's, looked up on first use;
+    a tensor of the enclosing graph enters the body through a body Parameter (``inputs``: the
+    (outer port, body parameter port) pairs, in the order they were first read). Values of the
+    enclosing graph the body writes (in-place ops) are listed in ``written``: the If / Loop gives
+    their new values back."""
+
+    def __init__(self, outer: dict, builder: TorchGraphBuilder):
+        super().__init__()
+        self.outer = outer
+        self.builder = builder
+        self.inputs: list[tuple[Port, Port]] = []
+        self.written: list = []
+        self._params: dict[Port, Port] = {}
+        self._entered: set[int] = set()      # ids of the enclosing code's lists and dicts seen here
+
+    def __missing__(self, key):
+        value = self._enter(self.outer[key])
+        super().__setitem__(key, value)
+        return value
+
+    def __setitem__(self, key, value):
+        if key not in self.written and self.knows_outside(key):
+            self.written.append(key)
+        super().__setitem__(key, value)
+
+    def knows_outside(self, key) -> bool:
+        """Whether ``key`` is a value of the enclosing code."""
+        outer = self.outer
+        return dict.__contains__(outer, key) or (isinstance(outer, _BodyEnv) and outer.knows_outside(key))
+
+    def parameter_of(self, key, what: str) -> Port:
+        """The body Parameter standing for the enclosing code's value ``key`` (a tensor)."""
+        value = self._enter(self.outer[key])
+        if not isinstance(value, Port):
+            raise InputModelError(f"{what} changes a {type(value).__name__} of the enclosing code; only tensors "
+                                  f"and numbers can pass between them.")
+        return value
+
+    def _enter(self, value):
+        if isinstance(value, Port):
+            if value not in self._params:
+                param = self.builder.registry.op("Parameter").create(self.builder.graph, (), name=value.node.name,
+                                                                     shape=None, element_type="f32")
+                param["element_type_unknown"] = True       # the If gives it the outer tensor's
+                self._params[value] = param.out_port(0)
+                self.inputs.append((value, param.out_port(0)))
+            return self._params[value]
+        if isinstance(value, dict):
+            entered = {k: self._enter(v) for k, v in value.items()}
+        elif isinstance(value, (list, tuple)):
+            entered = type(value)(self._enter(v) for v in value)
+        else:
+            return value
+        self._entered.add(id(entered))
+        return entered
+
+    def is_entered(self, value) -> bool:
+        """Whether ``value`` is (a copy of) a list or dict of the enclosing code."""
+        return id(value) in self._entered
 
 
 def _forward_method(module):

@@ -15,13 +15,16 @@ DTYPE_NAMES = {
     "bfloat16": "bf16", "int64": "i64", "long": "i64", "int32": "i32", "int": "i32", "int16": "i16",
     "short": "i16", "int8": "i8", "uint8": "u8", "bool": "boolean", "uint16": "u16", "uint32": "u32",
     "uint64": "u64", "float8_e4m3fn": "f8e4m3", "float8_e5m2": "f8e5m2",
+    # quantized types: only quantize calls take them (their tensors are float values in the graph)
+    "qint8": "qint8", "quint8": "quint8", "qint32": "qint32",
 }
 # complex dtypes: the element type of their real and imaginary parts. A complex model input or
 # constant is carried as [..., 2] pairs of that type, marked complex (mo/graph/building.py).
 COMPLEX_PARTS = {"complex64": "f32", "complex128": "f64", "cfloat": "f32", "cdouble": "f64"}
 # c10::ScalarType codes, as TorchScript constants give dtypes
 SCALAR_TYPE_CODES = {0: "u8", 1: "i8", 2: "i16", 3: "i32", 4: "i64", 5: "f16", 6: "f32", 7: "f64",
-                     9: "complex64", 10: "complex128", 11: "boolean", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
+                     9: "complex64", 10: "complex128", 11: "boolean", 12: "qint8", 13: "quint8", 14: "qint32",
+                     15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
 
 
 def scalar_type_code(element_type: str) -> int:

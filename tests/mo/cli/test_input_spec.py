@@ -29,6 +29,19 @@ def test_python_list_form():
     assert specs[0].shape == (1, 3) and specs[1].shape == (2,)
 
 
+def test_python_list_form_dynamic_dims():
+    """-1, None, '?', 'a..b' and dimension objects (torch.export.Dim: a name, min and max) are
+    dynamic; the objects are kept for the loader."""
+    class Dim:
+        __name__, min, max = "batch", 1, 8
+
+    batch = Dim()
+    (spec,) = parse_input([("x", [batch, None, "?", "1..8", -1, 3])])
+    assert spec.shape == (-1, -1, -1, -1, -1, 3) and spec.extra == {"dims": {0: batch}}
+    with pytest.raises(OptionError, match="Malformed dimension"):
+        parse_input([("x", [object()])])
+
+
 @pytest.mark.parametrize("text", ["x[1,a]", "x[1,3", "x{f33}", "x[1],,y", "x]["])
 def test_malformed_input_is_an_option_error(text):
     with pytest.raises(OptionError):
