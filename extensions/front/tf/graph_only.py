@@ -9,7 +9,6 @@ Here:
 
 * a ``LookupTableFind(V2)`` / ``LookupTableSize(V2)`` on a table filled with numeric constants is
   converted (a comparison with the keys, a Gather of the values);
-* ``RaggedTensorToTensor`` and ``RaggedTensorToSparse`` (one ragged dimension) are converted;
 * every other such op still in the graph is refused with one message that lists them all and says
   how to freeze the graph.
 """
@@ -17,12 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.tf.tensor_array import resized
-from extensions.load.tf.attributes import TfExtractor
 from extensions.load.tf.graph_only import TABLES
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import INT64_MAX, convert, i64, typed_const
+from mo.graph.building import convert, i64, typed_const
 from mo.pipeline.anchors import FrontStart
 from mo.pipeline.extract import framework_op_name
 from mo.pipeline.transform import Transform
@@ -158,66 +155,3 @@ def lookup_table_size(node, b):
     if node.get("tf_table") is None:
         raise ConversionError("the table it reads is not filled with numeric constants.")
     return [b.const(np.int64(node["tf_table"][0].size))]
-
-
-# ------------------------------------------------------------------------------ ragged tensors
-def row_bounds(node, b, splits_port):
-    """(row starts, row lengths) of a ragged tensor's row_splits, as 1-D i64 tensors."""
-    splits = convert(b, splits_port, "i64")
-    if splits.data.get_rank() != 1:
-        raise ConversionError("its row_splits are not a 1-D tensor.")
-    starts = b.Slice(splits, i64(0), i64(-1), i64(1), i64(0))
-    ends = b.Slice(splits, i64(1), i64(INT64_MAX), i64(1), i64(0))
-    return starts, b.Subtract(ends, starts), ends
-
-
-def longest(b, lengths):
-    """The largest of ``lengths`` (0 for none) as a 0-d i64 tensor."""
-    return b.ReduceMax(b.Concat(lengths, i64(0), axis=0), i64(0), keep_dims=False)
-
-
-@translator("tf", "RaggedTensorToTensor")
-def ragged_to_tensor(node, b):
-    """Row r of the result holds values[splits[r]:splits[r + 1]] padded with the default value
-    (one ragged dimension given by ROW_SPLITS); ``shape`` may fix the rows and the width."""
-    types = TfExtractor.attr(node, "row_partition_types", [])
-    if types != ["ROW_SPLITS"] or len(node.in_ports()) != 4:
-        raise ConversionError(f"only one ragged dimension given by ROW_SPLITS is supported, not {types}.")
-    values, default = node.in_port(1).get_source(), node.in_port(2).get_source()
-    starts, lengths, _ = row_bounds(node, b, node.in_port(3).get_source())
-    shape = node.in_port(0).data.get_value()
-    shape = [int(d) for d in shape.reshape(-1)] if shape is not None and shape.ndim == 1 else []
-    if shape and shape[0] >= 0:
-        rows = np.int64(shape[0])
-        starts, lengths = resized(b, starts, rows), resized(b, lengths, rows)
-    width = b.const(np.int64(shape[1])) if len(shape) > 1 and shape[1] >= 0 else longest(b, lengths)
-    column = b.Range(np.int64(0), width, np.int64(1), output_type="i64")                 # [W]
-    index = b.Add(b.Unsqueeze(starts, i64(1)), column)                                  # [R, W]
-    inside = b.Less(column, b.Unsqueeze(lengths, i64(1)))
-    last = b.Maximum(b.Subtract(b.Gather(b.ShapeOf(values), np.int64(0), np.int64(0)), np.int64(1)), np.int64(0))
-    picked = b.Gather(values, b.Minimum(index, last), np.int64(0))                    # [R, W, ...]
-    inner = (values.data.get_rank() or 1) - 1
-    if inner:
-        inside = b.Unsqueeze(inside, i64(*range(2, 2 + inner)))
-    return [b.Select(inside, picked, default)]
-
-
-@translator("tf", "RaggedTensorToSparse")
-def ragged_to_sparse(node, b):
-    """Sparse (indices, values, dense shape) of a ragged tensor with one ragged dimension and
-    scalar elements."""
-    if len(node.in_ports()) != 2:
-        raise ConversionError("only one ragged dimension (RAGGED_RANK 1) is supported.")
-    values = node.in_port(1).get_source()
-    if values.data.get_rank() != 1:
-        raise ConversionError("only ragged tensors of scalars (1-D flat values) are supported.")
-    starts, lengths, ends = row_bounds(node, b, node.in_port(0).get_source())
-    count = b.Gather(b.ShapeOf(values), np.int64(0), np.int64(0))
-    k = b.Range(np.int64(0), count, np.int64(1), output_type="i64")
-    row = b.ReduceSum(convert(b, b.GreaterEqual(b.Unsqueeze(k, i64(1)), b.Unsqueeze(ends, i64(0))), "i64"), i64(1),
-                      keep_dims=False)
-    column = b.Subtract(k, b.Gather(starts, row, np.int64(0)))
-    indices = b.Concat(b.Unsqueeze(row, i64(1)), b.Unsqueeze(column, i64(1)), axis=1)
-    rows = b.Gather(b.ShapeOf(starts), i64(0), np.int64(0))
-    shape = b.Concat(rows, b.Reshape(longest(b, lengths), i64(1), special_zero=False), axis=0)
-    return [indices, values, shape]
