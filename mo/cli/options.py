@@ -28,8 +28,15 @@ class ConversionOptions:
     outputs: list[str] = field(default_factory=list)
     batch: int | None = None
     static_shape: bool = False
-    log_level: str = "ERROR"
+    log_level: str = "WARNING"
     silent: bool = True
+    progress: bool = False
+    stream_output: bool = False
+    # --validate: run the IR and the source model on the same inputs and compare
+    validate: bool = False
+    validate_inputs: str | None = None
+    validate_shapes: Any = None
+    validate_tolerance: float | None = None
     extensions: list[str] = field(default_factory=list)
     compress_to_fp16: bool = True
     list_transforms: bool = False
@@ -76,10 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mo", description="Convert a trained model (ONNX, PyTorch, TensorFlow) to OpenVINO IR v11 (.xml + .bin).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
-    p.add_argument("--input_model", "-m", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved with "
-                   "torch.jit.save, ExportedProgram .pt2 saved with torch.export.save; TensorFlow: frozen "
+    p.add_argument("model", nargs="?", metavar="INPUT_MODEL", help="The model to convert (the same as --input_model).")
+    p.add_argument("--input_model", "-m", "-w", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved "
+                   "with torch.jit.save, ExportedProgram .pt2 saved with torch.export.save; TensorFlow: frozen "
                    ".pb/.pbtxt, SavedModel folder, .keras/.h5, .meta).")
-    p.add_argument("--output_dir", "-o", default=".", help="Folder for the IR files (default: current folder).")
+    p.add_argument("--output_dir", "-o", help="Folder for the IR files (default: current folder).")
+    p.add_argument("--output_model", help="Path of the IR's .xml file (OpenVINO's form): \"out/model.xml\" is "
+                   "--output_dir out --model_name model.")
     p.add_argument("--model_name", "-n", help="Name of the IR files (default: the model file's name).")
     p.add_argument("--framework", choices=["onnx", "pytorch", "tf"],
                    help="Framework of the model (guessed from the file when absent).")
@@ -95,8 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "or \"[123.7,116.3,103.5]\" for every input. Applied after --reverse_input_channels.")
     p.add_argument("--scale_values", help="Values an input is divided by per channel, after the mean: "
                    "\"data[58.4,57.1,57.4]\" or \"[255]\".")
-    p.add_argument("--scale", type=float, help="One value every input is divided by (after the mean).")
-    p.add_argument("--reverse_input_channels", action="store_true",
+    p.add_argument("--scale", "-s", type=float, help="One value every input is divided by (after the mean).")
+    p.add_argument("--reverse_input_channels", type=str2bool, nargs="?", const=True, default=False,
                    help="Reverse the channel order of the inputs (RGB <-> BGR) before mean and scale.")
     p.add_argument("--layout", help="Layout of inputs, optionally with the layout the IR should take: "
                    "\"data(nhwc->nchw)\" or \"nchw\" for every input.")
@@ -116,12 +126,51 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--input_meta_graph", help="MetaGraph (.meta) to convert, with the variables of its checkpoint.")
     tf.add_argument("--input_checkpoint", help="Checkpoint prefix of --input_meta_graph (default: the .meta path "
                     "without its suffix).")
+    p.add_argument("--example_input", metavar="FILE.npz",
+                   help="Example inputs of a PyTorch model, as arrays in a .npz file (named after forward's "
+                        "arguments, or arr_0, arr_1... in order): a TorchScript file is traced with them.")
     p.add_argument("--extensions", action="append", default=[],
-                   help="Folder of user extensions (same layout as extensions/); repeatable.")
+                   help="User extensions: a folder (same layout as extensions/), a single .py file, or a "
+                        "comma-separated list of them; repeatable. Later ones replace earlier ones.")
+    legacy = p.add_argument_group(
+        "Legacy options", "Options of the legacy Model Optimizer and of OpenVINO's converter that have no effect "
+        "here, accepted so that existing scripts run.")
+    legacy.add_argument("--use_new_frontend", action="store_true",
+                        help="Accepted and ignored: there is one frontend per framework.")
+    legacy.add_argument("--share_weights", type=str2bool, nargs="?", const=True, default=None,
+                        help="Accepted and ignored: weights are always read from the model file without a copy "
+                             "(memory-mapped) and the IR's .bin holds its own.")
+    legacy.add_argument("--tensorboard_logdir",
+                        help="Not supported: use --report for the passes, and --log_level INFO for a summary "
+                             "of the IR.")
     p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=True,
                    help="Store float32 weights as float16, decompressed at run time (default: True; "
                         "--compress_to_fp16=False keeps float32).")
-    p.add_argument("--log_level", default="ERROR", choices=LOG_LEVELS, help="Logging level (DEBUG shows tracebacks).")
+    p.add_argument("--log_level", default="WARNING", choices=LOG_LEVELS,
+                   help="Logging level (default WARNING: warnings show). INFO prints a summary of the IR after "
+                        "conversion (inputs, outputs, op counts, rewrites applied, weights); DEBUG adds per-pass "
+                        "timings and tracebacks.")
+    p.add_argument("--verbose", action="store_true", help="The same as --log_level INFO.")
+    p.add_argument("--progress", action="store_true",
+                   help="Show the conversion's progress on stderr: a bar on a terminal (step, pass, bytes of "
+                        "weights written, elapsed time), plain lines otherwise.")
+    p.add_argument("--stream_output", action="store_true",
+                   help="With --progress: plain lines even on a terminal (the legacy multiline mode).")
+    val = p.add_argument_group("Validation (needs the openvino package and the source framework)")
+    val.add_argument("--validate", action="store_true",
+                     help="After writing the IR, run it in the OpenVINO runtime and the model in its framework "
+                          "(ONNX Runtime, TensorFlow, PyTorch) on the same inputs and print, per output, the max "
+                          "absolute and relative difference with PASS/FAIL; exit status 2 when an output fails.")
+    val.add_argument("--validate_inputs", metavar="FILE.npz",
+                     help="Inputs for --validate: arrays named after the model's inputs (or arr_0, arr_1... in "
+                          "order). Default: random values of each input's type and shape.")
+    val.add_argument("--validate_shapes",
+                     help="Sizes of dynamic dimensions for --validate: \"x[1,3,224,224],mask[1,16]\" or "
+                          "\"[1,3,224,224]\" (default: the lower bound of a bounded dimension, else 1 for the first "
+                          "dimension and 8 for the others).")
+    val.add_argument("--validate_tolerance", type=float,
+                     help="Largest allowed difference, relative to each output's largest magnitude (absolute "
+                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16.")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
@@ -145,24 +194,93 @@ def _model_name(name: str | None) -> str | None:
     return name
 
 
+LEGACY_IGNORED = ("use_new_frontend", "share_weights")
+NOT_RECORDED = ("list_transforms", "report", "explain", "progress", "stream_output", "validate", "validate_inputs",
+                "validate_shapes", "validate_tolerance", "verbose") + LEGACY_IGNORED
+
+
+def _legacy_forms(values: dict[str, Any]) -> None:
+    """Options of the legacy Model Optimizer and OpenVINO's converter, turned into ours."""
+    model = values.pop("model", None)
+    if model is not None:
+        if values.get("input_model") is not None and values["input_model"] != model:
+            raise OptionError(f"Give the model once: '{model}' and --input_model '{values['input_model']}'.")
+        values["input_model"] = model
+    output_model = values.pop("output_model", None)
+    if output_model is not None:
+        path = os.fspath(output_model)
+        if os.path.isdir(path) or path.endswith(("/", os.sep)):
+            folder, name = path, None
+        else:
+            folder, base = os.path.split(path)
+            name = base[:-4] if base.lower().endswith(".xml") else base
+        for key, value in (("output_dir", folder or "."), ("model_name", name)):
+            if value is not None and values.get(key) is not None and values[key] != value:
+                raise OptionError(f"--output_model '{path}' and --{key} '{values[key]}' disagree: give one.")
+            if value is not None:
+                values[key] = value
+    if values.pop("verbose", False) and str(values.get("log_level") or "WARNING").upper() not in ("DEBUG", "NOTSET"):
+        values["log_level"] = "INFO"
+    for key in LEGACY_IGNORED:
+        values.pop(key, None)
+    if values.pop("tensorboard_logdir", None) is not None:
+        raise OptionError("--tensorboard_logdir is not supported: --report prints every pass with its time and the "
+                          "ops it added and removed, and --log_level INFO a summary of the IR.")
+    example = values.get("example_input")
+    if isinstance(example, (str, os.PathLike)):
+        values["example_input"] = load_npz(os.fspath(example), "--example_input")
+
+
+def load_npz(path: str, option: str):
+    """Arrays of a .npz file: a tuple when named arr_0, arr_1... (numpy's names for positional
+    arrays), else a dict by name."""
+    import numpy as np
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            arrays = {k: stored[k] for k in stored.files}
+    except (OSError, ValueError) as e:
+        raise OptionError(f"{option} '{path}' is not a readable .npz file: {e}") from e
+    if not arrays:
+        raise OptionError(f"{option} '{path}' holds no arrays.")
+    positional = [f"arr_{i}" for i in range(len(arrays))]
+    if sorted(arrays) == sorted(positional):
+        return tuple(arrays[k] for k in positional)
+    return arrays
+
+
 def make_options(values: dict[str, Any]) -> ConversionOptions:
     """Check and parse option values given by name (CLI namespace or convert_model kwargs)."""
     values = dict(values)
     known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape", "layout",
                                                             "source_layout", "target_layout",
                                                             "freeze_placeholder_with_value",
-                                                            "saved_model_dir", "input_meta_graph"}
+                                                            "saved_model_dir", "input_meta_graph", "model",
+                                                            "output_model", "verbose", "tensorboard_logdir"}
+    known |= set(LEGACY_IGNORED)
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
-    not_recorded = ("list_transforms", "report", "explain")
+    _legacy_forms(values)
     given = {k: _describe(v) for k, v in values.items()
-             if v is not None and not (isinstance(v, list) and not v) and k not in not_recorded}
+             if v is not None and not (isinstance(v, list) and not v) and k not in NOT_RECORDED}
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
     _tf_model_options(opts, values)
-    opts.output_dir = values.get("output_dir") or "."
+    opts.output_dir = values.get("output_dir")
+    opts.progress = str2bool(values.get("progress", False))
+    opts.stream_output = str2bool(values.get("stream_output", False))
+    opts.validate = str2bool(values.get("validate", False))
+    opts.validate_inputs = values.get("validate_inputs")
+    opts.validate_shapes = values.get("validate_shapes")
+    tolerance = values.get("validate_tolerance")
+    if tolerance is not None:
+        try:
+            opts.validate_tolerance = float(tolerance)
+        except (TypeError, ValueError):
+            raise OptionError(f"--validate_tolerance must be a number, got {tolerance!r}.") from None
+        if not opts.validate_tolerance >= 0:
+            raise OptionError(f"--validate_tolerance must not be negative, got {tolerance!r}.")
     opts.model_name = _model_name(values.get("model_name"))
     opts.framework = values.get("framework") or opts.framework
     opts.example_input = values.get("example_input")
@@ -180,16 +298,15 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         raise OptionError("--scale must not be 0.")
     if any(v == 0 for vals in opts.scale_values.values() for v in vals):
         raise OptionError("--scale_values must not contain 0.")
-    opts.reverse_input_channels = bool(values.get("reverse_input_channels", False))
+    opts.reverse_input_channels = str2bool(values.get("reverse_input_channels", False))
     opts.layouts = parse_layouts(values.get("layout"), values.get("source_layout"), values.get("target_layout"))
     opts.input_shape = parse_input_shape(values.get("input_shape"))
     opts.outputs = parse_output(values.get("output"))
     opts.batch = values.get("batch")
     opts.static_shape = bool(values.get("static_shape", False))
-    opts.log_level = str(values.get("log_level") or "ERROR").upper()
+    opts.log_level = str(values.get("log_level") or "WARNING").upper()
     opts.silent = str2bool(values.get("silent", True))
-    ext = values.get("extensions") or []
-    opts.extensions = [ext] if isinstance(ext, str) else [str(e) for e in ext]
+    opts.extensions = extension_paths(values.get("extensions"))
     opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
     opts.report = bool(values.get("report", False))
@@ -205,6 +322,17 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     if isinstance(opts.input_model, os.PathLike):
         opts.input_model = os.fspath(opts.input_model)
     return opts
+
+
+def extension_paths(value) -> list[str]:
+    """--extensions values: folders or .py files, each possibly a comma-separated list."""
+    items = [value] if isinstance(value, (str, os.PathLike)) else list(value or [])
+    paths = []
+    for item in items:
+        text = os.fspath(item)
+        parts = [text] if os.path.exists(text) else [p.strip() for p in text.split(",")]
+        paths.extend(p for p in parts if p)
+    return paths
 
 
 def _tf_model_options(opts: ConversionOptions, values: dict[str, Any]) -> None:

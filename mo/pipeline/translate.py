@@ -27,13 +27,19 @@ from mo.utils.shape import shape_str
 def translate_graph(graph) -> None:
     """Infer or translate every op node of a data-form graph, in topological order."""
     assert graph.data_form, "translation runs on a data-form graph"
-    for node in graph.topological_ops():
+    order = graph.topological_ops()
+    progress = graph.context.progress if not graph.graph.get("is_body") else None
+    if progress is not None:
+        progress.step("translate", len(order))
+    for node in order:
         if node.id not in graph:
             continue
         if is_framework_op(node):
             translate_node(node)
         else:
             infer_node(node)
+        if progress is not None:
+            progress.advance()
 
 
 def translate_node(node: Node) -> list[Port | None]:

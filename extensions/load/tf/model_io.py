@@ -40,6 +40,10 @@ class FrozenModel:
     name: str
     inputs: list[str] | None = None
     constants: dict = field(default_factory=dict)
+    # the concrete function it was frozen from (TF2 forms) and the object that keeps its
+    # variables alive, for running it (--validate)
+    function: object = None
+    owner: object = None
 
     @classmethod
     def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
@@ -160,6 +164,7 @@ def freeze_function(concrete, name: str) -> FrozenModel:
         inputs = [t.name.split(":")[0] for t in concrete.inputs if t.name.split(":")[0] not in values]
         model = FrozenModel.of(graph_def, [t.name for t in concrete.outputs], name, inputs)
         model.constants = values
+        model.function = concrete
         return model
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
     try:
@@ -199,11 +204,16 @@ def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -
     wanted = signature or "serving_default"
     if wanted not in signatures:
         if signature is None and not signatures and _call_function(loaded) is not None:
-            return freeze_function(_call_function(loaded), _stem(path))
+            return _owned(freeze_function(_call_function(loaded), _stem(path)), loaded)
         known = ", ".join(sorted(signatures)) or "none"
         raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
                           f"name one with --saved_model_signature.")
-    return freeze_function(signatures[wanted], _stem(path))
+    return _owned(freeze_function(signatures[wanted], _stem(path)), loaded)
+
+
+def _owned(model: FrozenModel, owner) -> FrozenModel:
+    model.owner = owner
+    return model
 
 
 def _call_function(module):
