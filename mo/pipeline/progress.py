@@ -128,7 +128,7 @@ class Progress(NoProgress):
         parts.append(f"{self.elapsed():.1f} s")
         text = "  ".join(parts)
         try:
-            columns = os.get_terminal_size(self.stream.fileno()).columns
+            columns = os.get_terminal_size(self.stream.fileno()).columns or 100
         except (OSError, ValueError, AttributeError):
             columns = 100
         text = text[: max(columns - 1, 20)]

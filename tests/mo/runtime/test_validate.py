@@ -2,14 +2,12 @@
 and with a translator replaced by a wrong one (an --extensions folder), from the CLI (exit status
 2 on a failure) and the Python API (ValidationFailed)."""
 import numpy as np
-import onnx
 import pytest
 
 from mo import convert_model
 from mo.errors import OptionError
 from mo.runtime.validate import ValidationFailed, compare_output
 from tests.e2e.test_cli import run_mo
-from tests.utils.onnx_models import conv_relu_model
 
 WRONG_RELU = '''
 from extensions.load.pytorch.arguments import aten
@@ -36,13 +34,6 @@ def broken(tmp_path):
     return str(folder)
 
 
-@pytest.fixture
-def onnx_path(tmp_path):
-    path = tmp_path / "model.onnx"
-    onnx.save(conv_relu_model(), str(path))
-    return str(path)
-
-
 def _rows(stdout: str) -> dict:
     """output name -> PASS/FAIL from the report's table."""
     rows = {}
@@ -53,16 +44,16 @@ def _rows(stdout: str) -> dict:
     return rows
 
 
-def test_onnx_cli_passes(onnx_path, tmp_path):
-    r = run_mo(onnx_path, "-o", str(tmp_path / "ir"), "--validate")
+def test_onnx_cli_passes(model_path, tmp_path):
+    r = run_mo(model_path, "-o", str(tmp_path / "ir"), "--validate")
     assert r.returncode == 0, r.stdout + r.stderr
     assert _rows(r.stdout) == {"y": "PASS", "z": "PASS"}
     assert "ONNX Runtime" in r.stdout and "x[1,3,8,8]" in r.stdout
     assert "tolerance 0.01" in r.stdout and "fp16" in r.stdout
 
 
-def test_onnx_cli_broken_translator_fails_with_status_2(onnx_path, tmp_path, broken):
-    r = run_mo(onnx_path, "-o", str(tmp_path / "ir"), "--validate", "--extensions", broken,
+def test_onnx_cli_broken_translator_fails_with_status_2(model_path, tmp_path, broken):
+    r = run_mo(model_path, "-o", str(tmp_path / "ir"), "--validate", "--extensions", broken,
                "--compress_to_fp16=False")
     assert r.returncode == 2, r.stdout + r.stderr
     assert _rows(r.stdout) == {"y": "FAIL", "z": "PASS"}
@@ -70,32 +61,32 @@ def test_onnx_cli_broken_translator_fails_with_status_2(onnx_path, tmp_path, bro
     assert "[ ERROR ] --validate: output y" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_validate_shapes_and_inputs_file(onnx_path, tmp_path):
-    r = run_mo(onnx_path, "-o", str(tmp_path / "ir"), "--validate", "--validate_shapes", "x[3,3,8,8]")
+def test_validate_shapes_and_inputs_file(model_path, tmp_path):
+    r = run_mo(model_path, "-o", str(tmp_path / "ir"), "--validate", "--validate_shapes", "x[3,3,8,8]")
     assert r.returncode == 0 and "x[3,3,8,8]" in r.stdout, r.stdout + r.stderr
     np.savez(tmp_path / "in.npz", x=np.ones((2, 3, 8, 8), np.float32))
-    r = run_mo(onnx_path, "-o", str(tmp_path / "ir"), "--validate", "--validate_inputs", str(tmp_path / "in.npz"),
+    r = run_mo(model_path, "-o", str(tmp_path / "ir"), "--validate", "--validate_inputs", str(tmp_path / "in.npz"),
                "--validate_tolerance", "1e-3")
     assert r.returncode == 0 and "from --validate_inputs" in r.stdout and "x[2,3,8,8]" in r.stdout, r.stdout
     assert "tolerance 0.001" in r.stdout
 
 
-def test_bounded_dimension_takes_its_lower_bound(onnx_path):
-    ir = convert_model(onnx_path, input="x[2..6,3,8,8]", validate=True)
+def test_bounded_dimension_takes_its_lower_bound(model_path):
+    ir = convert_model(model_path, input="x[2..6,3,8,8]", validate=True)
     assert ir.validation.passed and ir.validation.inputs[0][1] == (2, 3, 8, 8)
 
 
-def test_api_in_memory_model_and_failure(onnx_path, broken):
-    ir = convert_model(onnx_path, validate=True, compress_to_fp16=False)
+def test_api_in_memory_model_and_failure(model_path, broken):
+    ir = convert_model(model_path, validate=True, compress_to_fp16=False)
     assert ir.validation.passed and ir.validation.tolerance == 1e-4
     with pytest.raises(ValidationFailed) as failure:
-        convert_model(onnx_path, validate=True, extensions=broken)
+        convert_model(model_path, validate=True, extensions=broken)
     assert [c.passed for c in failure.value.report.checks] == [False, True]
 
 
-def test_preprocessing_is_refused(onnx_path):
+def test_preprocessing_is_refused(model_path):
     with pytest.raises(OptionError, match="preprocessing"):
-        convert_model(onnx_path, validate=True, mean_values=[1, 2, 3])
+        convert_model(model_path, validate=True, mean_values=[1, 2, 3])
 
 
 def _tf_model():
