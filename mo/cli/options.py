@@ -37,6 +37,8 @@ class ConversionOptions:
     validate_inputs: str | None = None
     validate_shapes: Any = None
     validate_tolerance: float | None = None
+    # --transform: (name, arguments) of MakeStateful / LowLatency2
+    transforms: list = field(default_factory=list)
     extensions: list[str] = field(default_factory=list)
     compress_to_fp16: bool = True
     list_transforms: bool = False
@@ -173,6 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16.")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
+    p.add_argument("--transform", help="Legacy transforms applied to the converted model: "
+                   "\"MakeStateful[param_res_names={'state_in':'state_out'}]\" (the named input/output pairs become "
+                   "a variable read by ReadValue and written by Assign), \"LowLatency2\" or "
+                   "\"LowLatency2[use_const_initializer=False]\" (LSTM/GRU/RNN sequence states kept between "
+                   "inferences); comma-separated.")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
     p.add_argument("--explain", metavar="OP", help="Print where an op is handled and exit: its extractor, translator "
                    "and the rewrites that match it, each with its file (onnx:Resize, tf:FusedBatchNormV3, "
@@ -255,7 +262,8 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
                                                             "source_layout", "target_layout",
                                                             "freeze_placeholder_with_value",
                                                             "saved_model_dir", "input_meta_graph", "model",
-                                                            "output_model", "verbose", "tensorboard_logdir"}
+                                                            "output_model", "verbose", "tensorboard_logdir",
+                                                            "transform"}
     known |= set(LEGACY_IGNORED)
     unknown = sorted(k for k in values if k not in known)
     if unknown:
@@ -307,6 +315,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.log_level = str(values.get("log_level") or "WARNING").upper()
     opts.silent = str2bool(values.get("silent", True))
     opts.extensions = extension_paths(values.get("extensions"))
+    opts.transforms = parse_transforms(values.get("transform"))
     opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
     opts.report = bool(values.get("report", False))
@@ -322,6 +331,66 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     if isinstance(opts.input_model, os.PathLike):
         opts.input_model = os.fspath(opts.input_model)
     return opts
+
+
+TRANSFORM_ARGUMENTS = {"MakeStateful": {"param_res_names": dict}, "LowLatency2": {"use_const_initializer": bool}}
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    parts.append(current.strip())
+    return [p for p in parts if p]
+
+
+def parse_transforms(value) -> list[tuple[str, dict]]:
+    """--transform "MakeStateful[param_res_names={'a':'b'}],LowLatency2" (or, in Python, a list of
+    names and (name, {arguments}) pairs) -> [(name, arguments)]."""
+    import ast
+    if value is None:
+        return []
+    items = _split_top(value) if isinstance(value, str) else list(value)
+    result = []
+    for item in items:
+        if isinstance(item, str):
+            name, _, rest = item.partition("[")
+            name, args = name.strip(), {}
+            if rest:
+                if not rest.endswith("]"):
+                    raise OptionError(f"Malformed --transform item '{item}': expected Name[key=value,...].")
+                for pair in _split_top(rest[:-1]):
+                    key, eq, text = pair.partition("=")
+                    if not eq:
+                        raise OptionError(f"Malformed argument '{pair}' of --transform {name}: expected key=value.")
+                    try:
+                        args[key.strip()] = ast.literal_eval(text.strip())
+                    except (ValueError, SyntaxError):
+                        args[key.strip()] = text.strip()
+        else:
+            name, args = item[0], dict(item[1]) if len(item) > 1 else {}
+        known = TRANSFORM_ARGUMENTS.get(name)
+        if known is None:
+            raise OptionError(f"Unknown --transform '{name}': use {' or '.join(TRANSFORM_ARGUMENTS)}.")
+        for key, arg in list(args.items()):
+            if key not in known:
+                raise OptionError(f"--transform {name} has no argument '{key}' (it takes {', '.join(known)}).")
+            args[key] = str2bool(arg) if known[key] is bool else arg
+            if known[key] is dict and not (isinstance(arg, dict) and arg):
+                raise OptionError(f"--transform {name}: {key} must be a dict of input name -> output name, "
+                                  f"e.g. {name}[{key}={{'state_in':'state_out'}}].")
+        if name == "MakeStateful" and "param_res_names" not in args:
+            raise OptionError("--transform MakeStateful needs param_res_names={'input':'output',...}.")
+        result.append((name, args))
+    return result
 
 
 def extension_paths(value) -> list[str]:
