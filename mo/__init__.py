@@ -9,7 +9,37 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import sys
 from typing import Any
+
+
+def _pin_builtin_extensions() -> None:
+    """Make ``import extensions`` give the built-in package installed beside ``mo``, whatever the
+    current folder or sys.path holds: a folder named ``extensions`` in the working directory
+    (a legacy user's extensions, say) would otherwise shadow it, and every conversion would fail
+    for want of loaders. A different ``extensions`` already imported is replaced (logged)."""
+    import importlib.util
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "extensions")
+    init = os.path.join(folder, "__init__.py")
+    if not os.path.isfile(init):
+        return
+    current = sys.modules.get("extensions")
+    if current is not None:
+        where = [os.path.realpath(p) for p in getattr(current, "__path__", [])]
+        if where == [os.path.realpath(folder)]:
+            return
+        logging.getLogger("mo").warning("A module named 'extensions' from %s was imported before mo; mo uses its "
+                                        "built-in extensions package (%s) instead.", where or "?", folder)
+        for name in [n for n in sys.modules if n == "extensions" or n.startswith("extensions.")]:
+            del sys.modules[name]
+    spec = importlib.util.spec_from_file_location("extensions", init, submodule_search_locations=[folder])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["extensions"] = module
+    spec.loader.exec_module(module)
+
+
+_pin_builtin_extensions()
 
 
 @contextlib.contextmanager

@@ -37,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
             from mo.pipeline.explain import explain
             print(explain(args.explain, Registry.build(values.get("extensions"))))
             return 0
+        if args.list_ops:
+            from mo.pipeline.explain import list_ops
+            print(list_ops(Registry.build(values.get("extensions")), args.framework))
+            return 0
         if args.list_transforms:
             registry = Registry.build(values.get("extensions"))
             print("\n".join(transform_order(registry, args.framework or "onnx")))

@@ -81,8 +81,12 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from mo.version import VERSION
+    command = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     p = _Parser(
-        prog="mo", description="Convert a trained model (ONNX, PyTorch, TensorFlow) to OpenVINO IR v11 (.xml + .bin).",
+        prog="mo-convert" if command == "mo-convert" else "mo",
+        description="Convert a trained model (ONNX, PyTorch, TensorFlow) to OpenVINO IR v11 (.xml + .bin). The "
+                    "command is installed as both `mo` and `mo-convert` (openvino-dev installs a `mo` of its own; "
+                    "`mo-convert` is always this one).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
     p.add_argument("model", nargs="?", metavar="INPUT_MODEL", help="The model to convert (the same as --input_model).")
@@ -180,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "a variable read by ReadValue and written by Assign), \"LowLatency2\" or "
                    "\"LowLatency2[use_const_initializer=False]\" (LSTM/GRU/RNN sequence states kept between "
                    "inferences); comma-separated.")
+    p.add_argument("--list_ops", action="store_true",
+                   help="Print the op names a user pattern or rewrite can match (node.op), with the IR type each "
+                        "is written as, and the framework op types handled (with --framework: of that one), and exit.")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
     p.add_argument("--explain", metavar="OP", help="Print where an op is handled and exit: its extractor, translator "
                    "and the rewrites that match it, each with its file (onnx:Resize, tf:FusedBatchNormV3, "
@@ -202,8 +209,8 @@ def _model_name(name: str | None) -> str | None:
 
 
 LEGACY_IGNORED = ("use_new_frontend", "share_weights")
-NOT_RECORDED = ("list_transforms", "report", "explain", "progress", "stream_output", "validate", "validate_inputs",
-                "validate_shapes", "validate_tolerance", "verbose") + LEGACY_IGNORED
+NOT_RECORDED = ("list_transforms", "list_ops", "report", "explain", "progress", "stream_output", "validate",
+                "validate_inputs", "validate_shapes", "validate_tolerance", "verbose") + LEGACY_IGNORED
 
 
 def _legacy_forms(values: dict[str, Any]) -> None:
@@ -263,7 +270,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
                                                             "freeze_placeholder_with_value",
                                                             "saved_model_dir", "input_meta_graph", "model",
                                                             "output_model", "verbose", "tensorboard_logdir",
-                                                            "transform"}
+                                                            "transform", "list_ops"}
     known |= set(LEGACY_IGNORED)
     unknown = sorted(k for k in values if k not in known)
     if unknown:

@@ -92,3 +92,19 @@ def test_parse_transforms():
         ("LowLatency2", {"use_const_initializer": False})]
     with pytest.raises(OptionError, match="must be a dict"):
         parse_transforms("MakeStateful[param_res_names=x]")
+
+
+def test_mo_convert_command_is_declared_and_names_itself():
+    import os
+    import subprocess
+    import sys
+
+    import tomllib
+
+    from tests.e2e.test_cli import ROOT
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        scripts = tomllib.load(f)["project"]["scripts"]
+    assert scripts == {"mo": "mo.main:entry", "mo-convert": "mo.main:entry"}
+    code = "import sys; sys.argv[0] = '/usr/bin/mo-convert'; from mo.main import entry; entry()"
+    r = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.startswith("usage: mo-convert ")
