@@ -232,6 +232,10 @@ class Registry:
         return (self.extractor(framework, op_type, domain) is not None
                 or self.translator(framework, op_type, domain) is not None)
 
+    def transform_classes(self) -> list[type[Transform]]:
+        """Every registered transform class (enabled or not), in registration order."""
+        return list(self._transforms.values())
+
     def transforms(self, phase: str, framework: str | None = None) -> list[Transform]:
         """Enabled transforms of ``phase`` for ``framework`` in run order."""
         assert phase in PHASES

@@ -39,6 +39,8 @@ class ConversionOptions:
     validate_tolerance: float | None = None
     # --transform: (name, arguments) of MakeStateful / LowLatency2
     transforms: list = field(default_factory=list)
+    # --transformations_config: entries by id (mo/pipeline/subgraph.py)
+    transformations_config: dict = field(default_factory=dict)
     extensions: list[str] = field(default_factory=list)
     compress_to_fp16: bool = True
     list_transforms: bool = False
@@ -179,6 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16.")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
+    p.add_argument("--transformations_config", metavar="FILE.json",
+                   help="Sub-graph replacements in the legacy JSON form: [{\"id\": ..., \"match_kind\": \"scope\" or "
+                        "\"points\", \"instances\": ..., \"custom_attributes\": {...}}]; each id runs the "
+                        "SubgraphReplacement class of an --extensions folder whose replacement_id it is.")
     p.add_argument("--transform", help="Legacy transforms applied to the converted model: "
                    "\"MakeStateful[param_res_names={'state_in':'state_out'}]\" (the named input/output pairs become "
                    "a variable read by ReadValue and written by Assign), \"LowLatency2\" or "
@@ -323,6 +329,12 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.silent = str2bool(values.get("silent", True))
     opts.extensions = extension_paths(values.get("extensions"))
     opts.transforms = parse_transforms(values.get("transform"))
+    config = values.get("transformations_config")
+    if isinstance(config, (str, os.PathLike)):
+        from mo.pipeline.subgraph import load_transformations_config
+        opts.transformations_config = load_transformations_config(os.fspath(config))
+    elif config:
+        opts.transformations_config = {entry["id"]: entry for entry in config}
     opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
     opts.report = bool(values.get("report", False))

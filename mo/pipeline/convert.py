@@ -163,6 +163,9 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         return now
 
     registry = Registry.build(opts.extensions)
+    if opts.transformations_config:
+        from mo.pipeline.subgraph import check_config_ids
+        check_config_ids(registry, opts.transformations_config)
     if isinstance(opts.input_model, str) and not os.path.exists(opts.input_model):
         raise InputModelError(f"Model file '{opts.input_model}' does not exist.")
     framework = opts.framework or guess_framework(opts.input_model, registry)
