@@ -5,9 +5,10 @@ kept between inferences in variables, read by ReadValue and written by Assign.
   ReadValue of a variable (zeros at the first inference) and each paired output an Assign of it,
   so a model that passed its state through inputs and outputs keeps it in the runtime.
 * ``LowLatency2[use_const_initializer=True]``: the hidden (and cell) states of LSTM/GRU/RNN
-  sequences: the initial state is read from a variable (zeros at the first inference; with
-  ``use_const_initializer=False`` the model's own initial state) and the final state assigned
-  to it, so a long sequence can be fed chunk by chunk.
+  sequences and the values TensorIterator/Loop carry between iterations (back edges with an
+  initial input and a final output): the initial state is read from a variable (zeros at the
+  first inference; with ``use_const_initializer=False`` the model's own initial state) and the
+  final state assigned to it, so a long sequence can be fed chunk by chunk.
 """
 from __future__ import annotations
 
@@ -84,30 +85,55 @@ def make_stateful(graph, param_res_names: dict) -> None:
         assign(graph, f"{output_name}/assign", variable, source)
 
 
+def keep_state(graph, node, in_idx: int, final, variable: str, use_const_initializer: bool) -> None:
+    """Input ``in_idx`` of ``node`` (an initial state) reads variable ``variable``, first
+    initialised with zeros (``use_const_initializer``) or the input's own value, and the output
+    port ``final`` (the final state) is assigned to it."""
+    port = node.in_port(in_idx)
+    init = port.get_source()
+    shape, dtype = init.data.get_shape(), init.data.get_dtype()
+    if not use_const_initializer:
+        first = init
+    elif is_static(shape):
+        first = None
+    else:
+        b = OpBuilder(graph, variable)
+        first = b.Broadcast(np.zeros((), np_dtype(dtype)), b.ShapeOf(init))
+    state = read_value(graph, variable, variable, dtype,
+                       shape if first is None else (tuple(-1 for _ in shape) if shape is not None else None), first)
+    port.disconnect()
+    state.out_port(0).connect(port)
+    assign(graph, f"{variable}/assign", variable, final)
+
+
+def _loop_states(node) -> list[tuple[int, int]]:
+    """(input, output) ports of a TensorIterator/Loop carried by a back edge: the input that
+    gives the initial value and the output that gives the last iteration's value."""
+    pairs = []
+    for edge in node.back_edges:
+        ins = [e["external_port_id"] for e in node.input_port_map
+               if e["internal_id"] == edge["to"] and e.get("axis") is None and e["external_port_id"] >= 0]
+        outs = [e["external_port_id"] for e in node.output_port_map
+                if e["internal_id"] == edge["from"] and e.get("axis") is None and e["external_port_id"] >= 0]
+        if ins and outs:
+            pairs.append((ins[0], outs[0]))
+        else:
+            log.info("LowLatency2: a state of %s '%s' has no initial input or no final output; it stays in the loop",
+                     node.op, node.name)
+    return pairs
+
+
 def low_latency2(graph, use_const_initializer: bool = True) -> None:
     count = 0
-    for op, pairs in SEQUENCE_STATES.items():
+    for op in ("LSTMSequence", "GRUSequence", "RNNSequence", "TensorIterator", "Loop"):
         for node in graph.nodes_by_op(op):
+            pairs = SEQUENCE_STATES.get(op) or _loop_states(node)
             for k, (in_idx, out_idx) in enumerate(pairs):
-                port = node.in_port(in_idx)
-                init = port.get_source()
-                shape, dtype = init.data.get_shape(), init.data.get_dtype()
-                variable = f"{node.name}/state_{k}"
-                if not use_const_initializer:
-                    first = init
-                elif is_static(shape):
-                    first = None
-                else:
-                    b = OpBuilder(graph, f"{node.name}/state_{k}")
-                    first = b.Broadcast(np.zeros((), np_dtype(dtype)), b.ShapeOf(init))
-                state = read_value(graph, f"{node.name}/state_{k}", variable, dtype,
-                                   shape if first is None else tuple(-1 for _ in shape or ()) or None, first)
-                port.disconnect()
-                state.out_port(0).connect(port)
-                assign(graph, f"{node.name}/state_{k}/assign", variable, node.out_port(out_idx))
+                keep_state(graph, node, in_idx, node.out_port(out_idx), f"{node.name}/state_{k}", use_const_initializer)
                 count += 1
     if not count:
-        log.warning("LowLatency2: the model has no LSTM, GRU or RNN sequence; nothing was made stateful.")
+        log.warning("LowLatency2: the model has no LSTM, GRU or RNN sequence and no loop with a state; nothing was "
+                    "made stateful.")
     else:
         log.info("LowLatency2: %d recurrent state(s) kept in variables", count)
 

@@ -89,3 +89,35 @@ def test_transform_option_errors(tmp_path):
         convert_model(accumulator_model(), transform=[("MakeStateful", {"param_res_names": {"nope": "s_out"}})])
     with pytest.raises(OptionError, match="has no argument 'fast'"):
         convert_model(accumulator_model(), transform="LowLatency2[fast=True]")
+
+
+def loop_model(state_as_input: bool):
+    """Three iterations of s = 0.5 * s + x (an ONNX Loop carrying s); s starts at zeros, or at
+    the input s0 (the reference that is fed the previous call's state)."""
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["s_in", "half"], ["h"]), helper.make_node("Add", ["h", "x"], ["s_out"]),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"])], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("s_in", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("s_out", TensorProto.FLOAT, [1, 4])],
+        [onnx.numpy_helper.from_array(np.array(0.5, np.float32), "half")])
+    loop = helper.make_node("Loop", ["trips", "cond", "s0"], ["s"], body=body, name="loop")
+    inputs = [("x", TensorProto.FLOAT, [1, 4])] + ([("s0", TensorProto.FLOAT, [1, 4])] if state_as_input else [])
+    inits = {"trips": np.array(3, np.int64), "cond": np.array(True)}
+    if not state_as_input:
+        inits["s0"] = np.zeros((1, 4), np.float32)
+    return make_model([loop], inputs, [("s", TensorProto.FLOAT, None)], inits)
+
+
+def test_low_latency2_keeps_a_loop_state():
+    xs = [np.random.default_rng(i).standard_normal((1, 4)).astype(np.float32) for i in range(3)]
+    ir = convert_model(loop_model(False), transform="LowLatency2", compress_to_fp16=False)
+    assert len(ir.to_openvino().get_sinks()) == 1
+    state, expected = np.zeros((1, 4), np.float32), []
+    for x in xs:
+        (state,) = run_onnxruntime(loop_model(True), [x, state])
+        expected.append([state])
+    for actual, want in zip(_steps(ir, [[x] for x in xs]), expected):
+        assert_close(actual, want)
