@@ -1,11 +1,13 @@
 """--validate: run the written IR in the OpenVINO runtime and the source model in its framework on
 the same inputs, and compare every output.
 
-Inputs are random within each input's type and shape (floats: standard normal; integers: 0..3;
-booleans: random), or read from ``--validate_inputs file.npz`` (arrays named after the inputs, or
-``arr_0``, ``arr_1``... in input order). A dynamic dimension takes the size ``--validate_shapes``
-gives, else its lower bound when it has one (``--input "x[1..8,3]"``), else 1 for the first
-dimension and 8 for the others.
+The preprocessing the conversion embeds (--layout with a target, --reverse_input_channels,
+--mean_values, --scale_values, --scale) is applied in numpy to what the source model is given,
+so the two compute the same thing. Inputs are random within each input's type and shape
+(floats: standard normal; integers: 0..3; booleans: random), or read from ``--validate_inputs
+file.npz`` (arrays named after the inputs, or ``arr_0``, ``arr_1``... in input order). A dynamic
+dimension takes the size ``--validate_shapes`` gives, else its lower bound when it has one
+(``--input "x[1..8,3]"``), else 1 for the first dimension and 8 for the others.
 
 Per output, the report gives the largest absolute difference and the relative difference (that
 difference divided by the largest magnitude of the framework's output); an output passes when the
@@ -192,6 +194,46 @@ def _port_info(port) -> TensorInfo:
     return TensorInfo(name, names, None, None)
 
 
+def undo_preprocessing(opts, framework: str, names: list[str], x: np.ndarray) -> np.ndarray:
+    """What the source model reads when the IR reads ``x``: the preprocessing the conversion
+    embedded (extensions/front/preprocessing.py) applied in numpy, in the same order: back to
+    the source layout, channels reversed, mean subtracted, divided by the scale values and by
+    --scale."""
+    from mo.cli.preprocess_spec import ALL_INPUTS, expand_layout
+
+    def for_input(table):
+        found = next((table[n] for n in names if n in table), None)
+        return found if found is not None else table.get(ALL_INPUTS)
+    spec = for_input(opts.layouts)
+    means, scales = for_input(opts.mean_values), for_input(opts.scale_values)
+    if not (spec or means or scales or opts.scale is not None or opts.reverse_input_channels):
+        return x
+    if spec and spec.target and spec.source and spec.target != spec.source:
+        x = x.transpose([spec.target.index(c) for c in spec.source])
+    default = "NHWC" if framework == "tf" else "NCHW"
+    layout = expand_layout(spec.source, x.ndim) if spec and spec.source else (default if x.ndim == 4 else None)
+    channel = layout.index("C") if layout and "C" in layout else None
+    dtype = x.dtype
+    x = x.astype(np.float64)
+    if opts.reverse_input_channels and channel is not None and x.shape[channel] == 3:
+        x = np.flip(x, channel)
+
+    def per_channel(values):
+        arr = np.asarray(values, np.float64)
+        if arr.size == 1 or channel is None:
+            return arr.reshape(()) if arr.size == 1 else arr
+        shape = [1] * x.ndim
+        shape[channel] = arr.size
+        return arr.reshape(shape)
+    if means is not None:
+        x = x - per_channel(means)
+    if scales is not None:
+        x = x / per_channel(scales)
+    if opts.scale is not None:
+        x = x / opts.scale
+    return np.ascontiguousarray(x.astype(dtype if dtype.kind == "f" else np.float32))
+
+
 def _first_line(e: Exception) -> str:
     text = str(e).strip()
     return f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"
@@ -200,11 +242,6 @@ def _first_line(e: Exception) -> str:
 def validate_conversion(opts, result, framework: str) -> ValidationReport:
     """Run ``result`` (IRPaths or IRModel) and the source model, and compare their outputs.
     Raises ``ValidationFailed`` when an output differs beyond the tolerance."""
-    if (opts.mean_values or opts.scale_values or opts.scale is not None or opts.reverse_input_channels
-            or any(spec.target for spec in opts.layouts.values())):
-        raise OptionError("--validate compares the IR with the source model on the same inputs, but the "
-                          "preprocessing options (--mean_values, --scale_values, --scale, --reverse_input_channels, "
-                          "a target --layout) change what the IR's inputs mean: validate a conversion without them.")
     model = read_ir(result.xml, result.weights) if hasattr(result, "weights") else read_ir_file(result.xml)
     feed, from_file = make_inputs(opts, model)
     described = ", ".join(f"{shape_str(x.shape)} {x.dtype}" for x in feed)
@@ -217,7 +254,9 @@ def validate_conversion(opts, result, framework: str) -> ValidationReport:
                               f"{_first_line(e)}. Give other sizes with --validate_shapes or inputs with "
                               f"--validate_inputs.") from e
     try:
-        version, expected = RUNNERS[framework](opts, ir_inputs, ir_outputs, feed)
+        source_feed = [undo_preprocessing(opts, framework, info.names or [info.name], x)
+                       for info, x in zip(ir_inputs, feed)]
+        version, expected = RUNNERS[framework](opts, ir_inputs, ir_outputs, source_feed)
     except ConversionError:
         raise
     except Exception as e:

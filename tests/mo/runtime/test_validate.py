@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from mo import convert_model
-from mo.errors import OptionError
 from mo.runtime.validate import ValidationFailed, compare_output
 from tests.e2e.test_cli import run_mo
 
@@ -84,9 +83,23 @@ def test_api_in_memory_model_and_failure(model_path, broken):
     assert [c.passed for c in failure.value.report.checks] == [False, True]
 
 
-def test_preprocessing_is_refused(model_path):
-    with pytest.raises(OptionError, match="preprocessing"):
-        convert_model(model_path, validate=True, mean_values=[1, 2, 3])
+@pytest.mark.parametrize("options", [
+    {"mean_values": [1, 2, 3], "scale_values": [2, 4, 8], "reverse_input_channels": True},
+    {"scale": 255, "layout": "nchw->nhwc"},
+    {"mean_values": "x[0.5,0.5,0.5]", "layout": "x(nchw->nhwc)", "reverse_input_channels": True},
+])
+def test_preprocessing_is_applied_to_the_source_models_inputs(model_path, options):
+    assert convert_model(model_path, validate=True, compress_to_fp16=False, **options).validation.passed
+
+
+def test_tensorflow_nhwc_preprocessing(tmp_path):
+    import tensorflow as tf
+
+    from tests.utils.tf_models import freeze, specs_for, write_pb
+    x = np.zeros((1, 4, 4, 3), np.float32)
+    path = write_pb(freeze(lambda a: tf.nn.relu(a) * tf.constant([1.0, 2.0, 3.0]), specs_for([x])), tmp_path / "m.pb")
+    report = convert_model(path, validate=True, mean_values=[1, 2, 3], reverse_input_channels=True).validation
+    assert report.passed
 
 
 def _tf_model():
