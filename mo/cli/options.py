@@ -102,8 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--framework", choices=["onnx", "pytorch", "tf"],
                    help="Framework of the model (guessed from the file when absent).")
     p.add_argument("--input", "-i", help="Model inputs, each with optional shape and type: "
-                   "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension. Naming an inner "
-                   "tensor cuts the graph there.")
+                   "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension, 1..8 (or ..8, 2..) a "
+                   "bounded one, kept as such in the IR. Naming an inner tensor (a name, or node:0 for output 0 of "
+                   "a node) cuts the graph there; 0:node cuts only input 0 of a node. A shape is optional.")
     p.add_argument("--input_shape", help="Shapes of the inputs in order: \"[1,3,224,224],[1,10]\".")
     p.add_argument("--output", help="Comma-separated tensor names where the graph is cut and its outputs are.")
     p.add_argument("--batch", "-b", type=int, help="Batch size: sets the first dimension of every input.")
@@ -346,7 +347,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         raise OptionError(f"--input_shape gives {len(opts.input_shape)} shapes but --input names "
                           f"{len(opts.inputs)} inputs.")
     if opts.input_model is None and not opts.list_transforms:
-        raise OptionError("No model given: pass --input_model.")
+        raise OptionError("No model given: pass its path (mo model.onnx) or --input_model.")
     if isinstance(opts.input_model, os.PathLike):
         opts.input_model = os.fspath(opts.input_model)
     return opts
