@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             values["output_dir"] = "."
         opts = make_options({k: v for k, v in values.items() if v is not None})
         paths = convert(opts)
+        took = time.perf_counter() - started
         print(f"[ SUCCESS ] XML file: {paths.xml}")
         print(f"[ SUCCESS ] BIN file: {paths.bin}")
         sys.stdout.flush()
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
               f"Run with --log_level DEBUG for the traceback and report it.", file=sys.stderr)
         return 1
     if not opts.silent or logging.getLogger("mo").isEnabledFor(logging.INFO):
-        print(f"[ INFO ] Conversion took {time.perf_counter() - started:.2f} s")
+        print(f"[ INFO ] Conversion took {took:.2f} s")
     return 0
 
 
