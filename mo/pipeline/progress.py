@@ -1,7 +1,8 @@
 """--progress: where a conversion is, on stderr.
 
 On a terminal, one line redrawn in place: a bar over the conversion's steps, the step, the pass
-or node it is at, the bytes written of the weights, and the time since the start. Elsewhere
+or node it is at, the bytes of a model file read (TensorFlow GraphDefs; ONNX weights are mapped,
+not read, until they are written) and of the weights written, and the time since the start. Elsewhere
 (a log file, a pipe, CI), plain lines: one when a step starts, and for the weights one at each
 quarter of the bytes. Without --progress every call is a no-op (``NO_PROGRESS``).
 """
@@ -33,7 +34,7 @@ class NoProgress:
     def advance(self, label: str = "") -> None:
         pass
 
-    def bytes(self, done: int, total: int) -> None:
+    def bytes(self, done: int, total: int, verb: str = "written") -> None:
         pass
 
     def finish(self) -> None:
@@ -68,6 +69,7 @@ class Progress(NoProgress):
         self.name = name
         self.index = STEPS.index(name) + 1 if name in STEPS else self.index
         self.total, self.done, self.label, self.detail = total, 0, "", detail
+        self.written, self._quarter = (0, 0), 0
         if self.interactive:
             self._draw(force=True)
         else:
@@ -80,7 +82,8 @@ class Progress(NoProgress):
         if self.interactive:
             self._draw()
 
-    def bytes(self, done: int, total: int) -> None:
+    def bytes(self, done: int, total: int, verb: str = "written") -> None:
+        """Bytes of weights read (load) or written (emit) so far in this step."""
         self.written = (done, total)
         if self.interactive:
             self._draw(force=done >= total)
@@ -89,7 +92,7 @@ class Progress(NoProgress):
         if quarter > self._quarter:
             self._quarter = quarter
             self._line(f"{self.index}/{len(STEPS)} {self.name}: {human_bytes(done)} of {human_bytes(total)} "
-                       f"written at {self.elapsed():.1f} s")
+                       f"{verb} at {self.elapsed():.1f} s")
 
     def finish(self) -> None:
         if self.interactive:
@@ -106,7 +109,7 @@ class Progress(NoProgress):
 
     def _fraction(self) -> float:
         within = 0.0
-        if self.name == "emit" and self.written[1]:
+        if self.written[1]:
             within = self.written[0] / self.written[1]
         elif self.total:
             within = min(self.done / self.total, 1.0)
@@ -123,7 +126,7 @@ class Progress(NoProgress):
             parts.append(self.detail)
         if self.total:
             parts.append(f"{self.done}/{self.total}" + (f" {self.label}" if self.label else ""))
-        if self.name == "emit" and self.written[1]:
+        if self.written[1]:
             parts.append(f"{human_bytes(self.written[0])}/{human_bytes(self.written[1])}")
         parts.append(f"{self.elapsed():.1f} s")
         text = "  ".join(parts)

@@ -81,8 +81,9 @@ def is_tf_object(model) -> bool:
     return any((getattr(c, "__module__", "") or "").split(".")[0] in FRAMEWORK_PACKAGES for c in type(model).__mro__)
 
 
-def read_model(opts) -> FrozenModel:
-    """The frozen model that ``opts`` describes."""
+def read_model(opts, progress=None) -> FrozenModel:
+    """The frozen model that ``opts`` describes (``progress``: told the bytes of a GraphDef
+    file read)."""
     model = opts.input_model
     if not isinstance(model, str):
         return from_object(model)
@@ -98,7 +99,7 @@ def read_model(opts) -> FrozenModel:
     if lower.endswith(".meta"):
         return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
-    nodes, library = read_graph_def(model, text)
+    nodes, library = read_graph_def(model, text, progress)
     return FrozenModel(nodes, library, None, _stem(model))
 
 
@@ -110,13 +111,29 @@ def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(os.path.normpath(path)))[0] or "model"
 
 
-def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
+READ_CHUNK = 64 << 20
+
+
+def read_file(path: str, progress=None) -> bytes:
+    """The bytes of ``path``, read in chunks that ``progress`` (--progress) is told about."""
+    if progress is None:
+        with open(path, "rb") as f:
+            return f.read()
+    total = os.path.getsize(path)
+    data = bytearray()
+    with open(path, "rb") as f:
+        while chunk := f.read(READ_CHUNK):
+            data += chunk
+            progress.bytes(len(data), total, "read")
+    return bytes(data)
+
+
+def read_graph_def(path: str, text: bool, progress=None) -> tuple[list, dict]:
     """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
     naming it. Read with the light reader, and again with TensorFlow when the graph has
     functions (or, in text form, fields the light reader does not know)."""
     from extensions.load.tf.protos import graph_def_class
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_file(path, progress)
     try:
         light = _parse(graph_def_class()(), data, text)
     except InputModelError as e:

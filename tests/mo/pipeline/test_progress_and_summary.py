@@ -130,3 +130,15 @@ def test_api_log_level_prints_without_a_logging_setup(model_path):
     code = f"from mo import convert_model; convert_model({model_path!r}, verbose=True)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "[ INFO ] Inputs: x [?,3,8,8] f32" in r.stderr, r.stderr
+
+
+def test_progress_counts_the_bytes_of_a_graph_def_read(tmp_path):
+    import tensorflow as tf
+
+    from tests.utils.tf_models import freeze, specs_for, write_pb
+    w = np.random.default_rng(0).standard_normal((512, 4096)).astype(np.float32)
+    path = write_pb(freeze(lambda x: tf.matmul(x, tf.constant(w)), specs_for([np.zeros((1, 512), np.float32)])),
+                    tmp_path / "big.pb")
+    r = run_mo(path, "-o", str(tmp_path / "ir"), "--progress")
+    assert r.returncode == 0, r.stderr
+    assert any(line.startswith("[ PROGRESS ] 1/7 load: 8.0 MB of 8.0 MB read") for line in r.stderr.splitlines())
