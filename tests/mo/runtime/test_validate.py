@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from mo import convert_model
+from mo.errors import ConversionError
 from mo.runtime.validate import ValidationFailed, compare_output
 from tests.e2e.test_cli import run_mo
 
@@ -194,3 +195,13 @@ def test_pytorch_exported_program_file(tmp_path):
 ])
 def test_compare_output(actual, expected, passed):
     assert compare_output("o", actual, expected, 1e-4).passed is passed
+
+
+def test_output_cut_validates_against_the_inner_tensor(model_path):
+    ir = convert_model(model_path, output="c", validate=True, compress_to_fp16=False)
+    assert [c.name for c in ir.validation.checks] == ["c"] and ir.validation.passed
+
+
+def test_input_cut_is_refused_with_what_to_do(model_path):
+    with pytest.raises(ConversionError, match="validate the model without the cut"):
+        convert_model(model_path, input="c[1,4,8,8]", validate=True)
