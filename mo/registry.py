@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
+import logging
 import os
 import pkgutil
 import sys
@@ -32,9 +34,10 @@ from mo.front.loader import Loader
 from mo.front.translator import translator_keys
 from mo.ops.op import Op
 from mo.pipeline.transform import PHASES, Transform
-from mo.utils.origin import USER_PACKAGE_PREFIX
+from mo.utils.origin import USER_PACKAGE_PREFIX, class_origin
 
 _BASES = (Loader, Extractor, Op, Transform)
+log = logging.getLogger("mo")
 
 
 def _builtin_modules() -> list[ModuleType]:
@@ -46,20 +49,44 @@ def _builtin_modules() -> list[ModuleType]:
     return modules
 
 
-def _user_modules(folder: str) -> list[ModuleType]:
-    folder = os.path.abspath(folder)
-    if not os.path.isdir(folder):
-        raise ExtensionError(f"Extensions folder '{folder}' does not exist.")
+def _package(name: str, folder: str) -> None:
+    """A package module ``name`` over ``folder`` in sys.modules (no code run), so that the files
+    of a user's extensions can import each other: ``from .helpers import f``,
+    ``from ..ops.my_op import MyOp``."""
+    if name in sys.modules:
+        return
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = [folder]
+    module = importlib.util.module_from_spec(spec)
+    module.__path__ = [folder]
+    sys.modules[name] = module
+
+
+def _user_modules(path: str) -> list[ModuleType]:
+    """The modules of a user's extensions: every .py file of a folder (subfolders included), or a
+    single .py file. Each folder is a package named ``mo_user_ext_<hash>``, so relative imports
+    between its files work."""
+    path = os.path.abspath(path)
+    if os.path.isfile(path):
+        if not path.endswith(".py"):
+            raise ExtensionError(f"Extension file '{path}' is not a Python (.py) file.")
+        folder, files = os.path.dirname(path), [path]
+    elif os.path.isdir(path):
+        folder, files = path, []
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+            files.extend(os.path.join(root, n) for n in sorted(names)
+                         if n.endswith(".py") and not n.startswith("__"))
+    else:
+        raise ExtensionError(f"Extensions folder or file '{path}' does not exist.")
     package = USER_PACKAGE_PREFIX + hashlib.sha1(folder.encode()).hexdigest()[:10]
+    _package(package, folder)
     modules = []
-    files = []
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
-        files.extend(os.path.join(root, n) for n in sorted(names)
-                     if n.endswith(".py") and not n.startswith("__"))
     for path in files:
-        rel = os.path.relpath(path, folder)[:-3].replace(os.sep, ".")
-        mod_name = f"{package}.{rel}"
+        rel = os.path.relpath(path, folder)[:-3].split(os.sep)
+        for depth in range(1, len(rel)):
+            _package(".".join([package] + rel[:depth]), os.path.join(folder, *rel[:depth]))
+        mod_name = ".".join([package] + rel)
         if mod_name in sys.modules:
             modules.append(sys.modules[mod_name])
             continue
@@ -126,19 +153,48 @@ class Registry:
             if not inspect.isclass(cls):
                 for framework, op_types in translator_keys(cls):
                     for t in op_types:
+                        self._replacing("translator", f"{framework} {t}", self.translators.get((framework, t)),
+                                        cls, self._source.get(("translator", framework, t)), source)
+                        if self._source.get(("translator", framework, t), -1) < \
+                                self._source.get(("extractor", framework, t), -1):     # the extractor decided
+                            self._replacing("translator", f"{framework} {t}", self.extractors.get((framework, t)),
+                                            cls, self._source.get(("extractor", framework, t)), source, "extractor")
                         self.translators[(framework, t)] = cls
                         self._source[("translator", framework, t)] = source
             elif issubclass(cls, Op):
+                self._replacing("op", cls.op, self.ops.get(cls.op), cls, self._source.get(("op", cls.op)), source)
                 self.ops[cls.op] = cls
+                self._source[("op", cls.op)] = source
             elif issubclass(cls, Extractor):
                 for t in cls.op_types:
+                    key = ("extractor", cls.framework, t)
+                    self._replacing("extractor", f"{cls.framework} {t}", self.extractors.get((cls.framework, t)),
+                                    cls, self._source.get(key), source)
+                    if self._source.get(key, -1) < self._source.get(("translator", cls.framework, t), -1):
+                        self._replacing("extractor", f"{cls.framework} {t}", self.translators.get((cls.framework, t)),
+                                        cls, self._source.get(("translator", cls.framework, t)), source, "translator")
                     self.extractors[(cls.framework, t)] = cls
-                    self._source[("extractor", cls.framework, t)] = source
+                    self._source[key] = source
             elif issubclass(cls, Loader):
                 self.loaders[cls.framework] = cls
             elif issubclass(cls, Transform):
+                key = ("transform", cls.__name__)
+                self._replacing("transform", cls.__name__, self._transforms.get(cls.__name__), cls,
+                                self._source.get(key), source)
                 self._transforms[cls.__name__] = cls
+                self._source[key] = source
                 self._order.setdefault(cls.__name__, len(self._order))
+
+    @staticmethod
+    def _replacing(kind: str, key: str, old, new, old_source: int | None, source: int, old_kind: str = "") -> None:
+        """Say when a later --extensions entry replaces what an earlier one (or the built-in
+        package) registered: a warning between two user entries, which is easy to do by accident;
+        a note (INFO) when a user's extension replaces a built-in one, as intended."""
+        if old is None or old is new or old_source is None or old_source == source:
+            return
+        level = logging.INFO if old_source == 0 else logging.WARNING
+        log.log(level, "The %s %s of %s replaces the %s of %s (a later --extensions entry wins)", kind, key,
+                class_origin(new), old_kind or "one", class_origin(old))
 
     @classmethod
     def build(cls, extension_dirs: list[str] | None = None) -> "Registry":
@@ -175,6 +231,10 @@ class Registry:
         """Whether an extractor or a translator is registered for the framework op type."""
         return (self.extractor(framework, op_type, domain) is not None
                 or self.translator(framework, op_type, domain) is not None)
+
+    def transform_classes(self) -> list[type[Transform]]:
+        """Every registered transform class (enabled or not), in registration order."""
+        return list(self._transforms.values())
 
     def transforms(self, phase: str, framework: str | None = None) -> list[Transform]:
         """Enabled transforms of ``phase`` for ``framework`` in run order."""

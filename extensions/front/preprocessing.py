@@ -94,7 +94,7 @@ class ApplyLayoutAndPreprocessing(Transform):
         for table, op in ((opts.mean_values, "Subtract"), (opts.scale_values, "Divide")):
             values = _for_input(table, param.name)
             if values is not None:
-                current = b.op(op, current, self._per_channel(param, values, channel, rank),
+                current = b.op(op, current, self._per_channel(param, shape, values, channel, rank),
                                name=f"{param.name}/{'mean' if op == 'Subtract' else 'scale'}")
         if opts.scale is not None:
             current = b.Divide(current, np.array(opts.scale, np.float32), name=f"{param.name}/scale")
@@ -104,14 +104,17 @@ class ApplyLayoutAndPreprocessing(Transform):
         return reversed_here
 
     @staticmethod
-    def _per_channel(param, values: list[float], channel: int | None, rank: int | None) -> np.ndarray:
+    def _per_channel(param, shape: tuple | None, values: list[float], channel: int | None,
+                     rank: int | None) -> np.ndarray:
+        """The values shaped to broadcast along ``channel`` of ``shape`` (the input's shape in its
+        source layout, where preprocessing is applied)."""
         arr = np.array(values, np.float32)
         if arr.size == 1:
             return arr.reshape(())
         if channel is None or rank is None:
             raise OptionError(f"{len(values)} preprocessing values are given for input '{param.name}' but its channel "
                               f"dimension is unknown: give its layout with --layout.")
-        size = param.shape[channel]
+        size = shape[channel]
         if size >= 0 and size != arr.size:
             raise OptionError(f"{arr.size} preprocessing values are given for input '{param.name}', whose channel "
                               f"dimension is {size}.")

@@ -24,7 +24,7 @@ class Parameter(Op):
 
     @classmethod
     def ir_data(cls, node):
-        return {"shape": format_partial_shape(node.shape), "element_type": node.element_type}
+        return {"shape": format_partial_shape(node.shape, node.get("shape_bounds")), "element_type": node.element_type}
 
 
 class Const(Op):

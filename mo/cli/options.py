@@ -28,8 +28,19 @@ class ConversionOptions:
     outputs: list[str] = field(default_factory=list)
     batch: int | None = None
     static_shape: bool = False
-    log_level: str = "ERROR"
+    log_level: str = "WARNING"
     silent: bool = True
+    progress: bool = False
+    stream_output: bool = False
+    # --validate: run the IR and the source model on the same inputs and compare
+    validate: bool = False
+    validate_inputs: str | None = None
+    validate_shapes: Any = None
+    validate_tolerance: float | None = None
+    # --transform: (name, arguments) of MakeStateful / LowLatency2
+    transforms: list = field(default_factory=list)
+    # --transformations_config: entries by id (mo/pipeline/subgraph.py)
+    transformations_config: dict = field(default_factory=dict)
     extensions: list[str] = field(default_factory=list)
     compress_to_fp16: bool = True
     list_transforms: bool = False
@@ -72,20 +83,28 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from mo.version import VERSION
+    command = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     p = _Parser(
-        prog="mo", description="Convert a trained model (ONNX, PyTorch, TensorFlow) to OpenVINO IR v11 (.xml + .bin).",
+        prog="mo-convert" if command == "mo-convert" else "mo",
+        description="Convert a trained model (ONNX, PyTorch, TensorFlow) to OpenVINO IR v11 (.xml + .bin). The "
+                    "command is installed as both `mo` and `mo-convert` (openvino-dev installs a `mo` of its own; "
+                    "`mo-convert` is always this one).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
-    p.add_argument("--input_model", "-m", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved with "
-                   "torch.jit.save, ExportedProgram .pt2 saved with torch.export.save; TensorFlow: frozen "
+    p.add_argument("model", nargs="?", metavar="INPUT_MODEL", help="The model to convert (the same as --input_model).")
+    p.add_argument("--input_model", "-m", "-w", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved "
+                   "with torch.jit.save, ExportedProgram .pt2 saved with torch.export.save; TensorFlow: frozen "
                    ".pb/.pbtxt, SavedModel folder, .keras/.h5, .meta).")
-    p.add_argument("--output_dir", "-o", default=".", help="Folder for the IR files (default: current folder).")
+    p.add_argument("--output_dir", "-o", help="Folder for the IR files (default: current folder).")
+    p.add_argument("--output_model", help="Path of the IR's .xml file (OpenVINO's form): \"out/model.xml\" is "
+                   "--output_dir out --model_name model.")
     p.add_argument("--model_name", "-n", help="Name of the IR files (default: the model file's name).")
     p.add_argument("--framework", choices=["onnx", "pytorch", "tf"],
                    help="Framework of the model (guessed from the file when absent).")
     p.add_argument("--input", "-i", help="Model inputs, each with optional shape and type: "
-                   "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension. Naming an inner "
-                   "tensor cuts the graph there.")
+                   "\"x[1,3,224,224]{f32},mask[1,?]\". ? or -1 is a dynamic dimension, 1..8 (or ..8, 2..) a "
+                   "bounded one, kept as such in the IR. Naming an inner tensor (a name, or node:0 for output 0 of "
+                   "a node) cuts the graph there; 0:node cuts only input 0 of a node. A shape is optional.")
     p.add_argument("--input_shape", help="Shapes of the inputs in order: \"[1,3,224,224],[1,10]\".")
     p.add_argument("--output", help="Comma-separated tensor names where the graph is cut and its outputs are.")
     p.add_argument("--batch", "-b", type=int, help="Batch size: sets the first dimension of every input.")
@@ -95,8 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "or \"[123.7,116.3,103.5]\" for every input. Applied after --reverse_input_channels.")
     p.add_argument("--scale_values", help="Values an input is divided by per channel, after the mean: "
                    "\"data[58.4,57.1,57.4]\" or \"[255]\".")
-    p.add_argument("--scale", type=float, help="One value every input is divided by (after the mean).")
-    p.add_argument("--reverse_input_channels", action="store_true",
+    p.add_argument("--scale", "-s", type=float, help="One value every input is divided by (after the mean).")
+    p.add_argument("--reverse_input_channels", type=str2bool, nargs="?", const=True, default=False,
                    help="Reverse the channel order of the inputs (RGB <-> BGR) before mean and scale.")
     p.add_argument("--layout", help="Layout of inputs, optionally with the layout the IR should take: "
                    "\"data(nhwc->nchw)\" or \"nchw\" for every input.")
@@ -116,14 +135,65 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--input_meta_graph", help="MetaGraph (.meta) to convert, with the variables of its checkpoint.")
     tf.add_argument("--input_checkpoint", help="Checkpoint prefix of --input_meta_graph (default: the .meta path "
                     "without its suffix).")
+    p.add_argument("--example_input", metavar="FILE.npz",
+                   help="Example inputs of a PyTorch model, as arrays in a .npz file (named after forward's "
+                        "arguments, or arr_0, arr_1... in order): a TorchScript file is traced with them.")
     p.add_argument("--extensions", action="append", default=[],
-                   help="Folder of user extensions (same layout as extensions/); repeatable.")
+                   help="User extensions: a folder (same layout as extensions/), a single .py file, or a "
+                        "comma-separated list of them; repeatable. Later ones replace earlier ones.")
+    legacy = p.add_argument_group(
+        "Legacy options", "Options of the legacy Model Optimizer and of OpenVINO's converter that have no effect "
+        "here, accepted so that existing scripts run.")
+    legacy.add_argument("--use_new_frontend", action="store_true",
+                        help="Accepted and ignored: there is one frontend per framework.")
+    legacy.add_argument("--share_weights", type=str2bool, nargs="?", const=True, default=None,
+                        help="Accepted and ignored: weights are always read from the model file without a copy "
+                             "(memory-mapped) and the IR's .bin holds its own.")
+    legacy.add_argument("--tensorboard_logdir",
+                        help="Not supported: use --report for the passes, and --log_level INFO for a summary "
+                             "of the IR.")
     p.add_argument("--compress_to_fp16", type=str2bool, nargs="?", const=True, default=True,
                    help="Store float32 weights as float16, decompressed at run time (default: True; "
                         "--compress_to_fp16=False keeps float32).")
-    p.add_argument("--log_level", default="ERROR", choices=LOG_LEVELS, help="Logging level (DEBUG shows tracebacks).")
+    p.add_argument("--log_level", default="WARNING", choices=LOG_LEVELS,
+                   help="Logging level (default WARNING: warnings show). INFO prints a summary of the IR after "
+                        "conversion (inputs, outputs, op counts, rewrites applied, weights); DEBUG adds per-pass "
+                        "timings and tracebacks.")
+    p.add_argument("--verbose", action="store_true", help="The same as --log_level INFO.")
+    p.add_argument("--progress", action="store_true",
+                   help="Show the conversion's progress on stderr: a bar on a terminal (step, pass, bytes of "
+                        "weights written, elapsed time), plain lines otherwise.")
+    p.add_argument("--stream_output", action="store_true",
+                   help="With --progress: plain lines even on a terminal (the legacy multiline mode).")
+    val = p.add_argument_group("Validation (needs the openvino package and the source framework)")
+    val.add_argument("--validate", action="store_true",
+                     help="After writing the IR, run it in the OpenVINO runtime and the model in its framework "
+                          "(ONNX Runtime, TensorFlow, PyTorch) on the same inputs and print, per output, the max "
+                          "absolute and relative difference with PASS/FAIL; exit status 2 when an output fails.")
+    val.add_argument("--validate_inputs", metavar="FILE.npz",
+                     help="Inputs for --validate: arrays named after the model's inputs (or arr_0, arr_1... in "
+                          "order). Default: random values of each input's type and shape.")
+    val.add_argument("--validate_shapes",
+                     help="Sizes of dynamic dimensions for --validate: \"x[1,3,224,224],mask[1,16]\" or "
+                          "\"[1,3,224,224]\" (default: the lower bound of a bounded dimension, else 1 for the first "
+                          "dimension and 8 for the others).")
+    val.add_argument("--validate_tolerance", type=float,
+                     help="Largest allowed difference, relative to each output's largest magnitude (absolute "
+                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16.")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
+    p.add_argument("--transformations_config", metavar="FILE.json",
+                   help="Sub-graph replacements in the legacy JSON form: [{\"id\": ..., \"match_kind\": \"scope\" or "
+                        "\"points\", \"instances\": ..., \"custom_attributes\": {...}}]; each id runs the "
+                        "SubgraphReplacement class of an --extensions folder whose replacement_id it is.")
+    p.add_argument("--transform", help="Legacy transforms applied to the converted model: "
+                   "\"MakeStateful[param_res_names={'state_in':'state_out'}]\" (the named input/output pairs become "
+                   "a variable read by ReadValue and written by Assign), \"LowLatency2\" or "
+                   "\"LowLatency2[use_const_initializer=False]\" (LSTM/GRU/RNN sequence states kept between "
+                   "inferences); comma-separated.")
+    p.add_argument("--list_ops", action="store_true",
+                   help="Print the op names a user pattern or rewrite can match (node.op), with the IR type each "
+                        "is written as, and the framework op types handled (with --framework: of that one), and exit.")
     p.add_argument("--list_transforms", action="store_true", help="Print the transforms in run order and exit.")
     p.add_argument("--explain", metavar="OP", help="Print where an op is handled and exit: its extractor, translator "
                    "and the rewrites that match it, each with its file (onnx:Resize, tf:FusedBatchNormV3, "
@@ -145,24 +215,94 @@ def _model_name(name: str | None) -> str | None:
     return name
 
 
+LEGACY_IGNORED = ("use_new_frontend", "share_weights")
+NOT_RECORDED = ("list_transforms", "list_ops", "report", "explain", "progress", "stream_output", "validate",
+                "validate_inputs", "validate_shapes", "validate_tolerance", "verbose") + LEGACY_IGNORED
+
+
+def _legacy_forms(values: dict[str, Any]) -> None:
+    """Options of the legacy Model Optimizer and OpenVINO's converter, turned into ours."""
+    model = values.pop("model", None)
+    if model is not None:
+        if values.get("input_model") is not None and values["input_model"] != model:
+            raise OptionError(f"Give the model once: '{model}' and --input_model '{values['input_model']}'.")
+        values["input_model"] = model
+    output_model = values.pop("output_model", None)
+    if output_model is not None:
+        path = os.fspath(output_model)
+        if os.path.isdir(path) or path.endswith(("/", os.sep)):
+            folder, name = path, None
+        else:
+            folder, base = os.path.split(path)
+            name = base[:-4] if base.lower().endswith(".xml") else base
+        for key, value in (("output_dir", folder or "."), ("model_name", name)):
+            if value is not None and values.get(key) is not None and values[key] != value:
+                raise OptionError(f"--output_model '{path}' and --{key} '{values[key]}' disagree: give one.")
+            if value is not None:
+                values[key] = value
+    if values.pop("verbose", False) and str(values.get("log_level") or "WARNING").upper() not in ("DEBUG", "NOTSET"):
+        values["log_level"] = "INFO"
+    for key in LEGACY_IGNORED:
+        values.pop(key, None)
+    if values.pop("tensorboard_logdir", None) is not None:
+        raise OptionError("--tensorboard_logdir is not supported: --report prints every pass with its time and the "
+                          "ops it added and removed, and --log_level INFO a summary of the IR.")
+    example = values.get("example_input")
+    if isinstance(example, (str, os.PathLike)):
+        values["example_input"] = load_npz(os.fspath(example), "--example_input")
+
+
+def load_npz(path: str, option: str):
+    """Arrays of a .npz file: a tuple when named arr_0, arr_1... (numpy's names for positional
+    arrays), else a dict by name."""
+    import numpy as np
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            arrays = {k: stored[k] for k in stored.files}
+    except (OSError, ValueError) as e:
+        raise OptionError(f"{option} '{path}' is not a readable .npz file: {e}") from e
+    if not arrays:
+        raise OptionError(f"{option} '{path}' holds no arrays.")
+    positional = [f"arr_{i}" for i in range(len(arrays))]
+    if sorted(arrays) == sorted(positional):
+        return tuple(arrays[k] for k in positional)
+    return arrays
+
+
 def make_options(values: dict[str, Any]) -> ConversionOptions:
     """Check and parse option values given by name (CLI namespace or convert_model kwargs)."""
     values = dict(values)
     known = set(ConversionOptions.__dataclass_fields__) | {"input", "output", "input_shape", "layout",
                                                             "source_layout", "target_layout",
                                                             "freeze_placeholder_with_value",
-                                                            "saved_model_dir", "input_meta_graph"}
+                                                            "saved_model_dir", "input_meta_graph", "model",
+                                                            "output_model", "verbose", "tensorboard_logdir",
+                                                            "transform", "list_ops"}
+    known |= set(LEGACY_IGNORED)
     unknown = sorted(k for k in values if k not in known)
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
-    not_recorded = ("list_transforms", "report", "explain")
+    _legacy_forms(values)
     given = {k: _describe(v) for k, v in values.items()
-             if v is not None and not (isinstance(v, list) and not v) and k not in not_recorded}
+             if v is not None and not (isinstance(v, list) and not v) and k not in NOT_RECORDED}
     opts = ConversionOptions()
     opts.given = given
     opts.input_model = values.get("input_model")
     _tf_model_options(opts, values)
-    opts.output_dir = values.get("output_dir") or "."
+    opts.output_dir = values.get("output_dir")
+    opts.progress = str2bool(values.get("progress", False))
+    opts.stream_output = str2bool(values.get("stream_output", False))
+    opts.validate = str2bool(values.get("validate", False))
+    opts.validate_inputs = values.get("validate_inputs")
+    opts.validate_shapes = values.get("validate_shapes")
+    tolerance = values.get("validate_tolerance")
+    if tolerance is not None:
+        try:
+            opts.validate_tolerance = float(tolerance)
+        except (TypeError, ValueError):
+            raise OptionError(f"--validate_tolerance must be a number, got {tolerance!r}.") from None
+        if not opts.validate_tolerance >= 0:
+            raise OptionError(f"--validate_tolerance must not be negative, got {tolerance!r}.")
     opts.model_name = _model_name(values.get("model_name"))
     opts.framework = values.get("framework") or opts.framework
     opts.example_input = values.get("example_input")
@@ -180,16 +320,22 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         raise OptionError("--scale must not be 0.")
     if any(v == 0 for vals in opts.scale_values.values() for v in vals):
         raise OptionError("--scale_values must not contain 0.")
-    opts.reverse_input_channels = bool(values.get("reverse_input_channels", False))
+    opts.reverse_input_channels = str2bool(values.get("reverse_input_channels", False))
     opts.layouts = parse_layouts(values.get("layout"), values.get("source_layout"), values.get("target_layout"))
     opts.input_shape = parse_input_shape(values.get("input_shape"))
     opts.outputs = parse_output(values.get("output"))
     opts.batch = values.get("batch")
     opts.static_shape = bool(values.get("static_shape", False))
-    opts.log_level = str(values.get("log_level") or "ERROR").upper()
+    opts.log_level = str(values.get("log_level") or "WARNING").upper()
     opts.silent = str2bool(values.get("silent", True))
-    ext = values.get("extensions") or []
-    opts.extensions = [ext] if isinstance(ext, str) else [str(e) for e in ext]
+    opts.extensions = extension_paths(values.get("extensions"))
+    opts.transforms = parse_transforms(values.get("transform"))
+    config = values.get("transformations_config")
+    if isinstance(config, (str, os.PathLike)):
+        from mo.pipeline.subgraph import load_transformations_config
+        opts.transformations_config = load_transformations_config(os.fspath(config))
+    elif config:
+        opts.transformations_config = {entry["id"]: entry for entry in config}
     opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
     opts.report = bool(values.get("report", False))
@@ -201,10 +347,81 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         raise OptionError(f"--input_shape gives {len(opts.input_shape)} shapes but --input names "
                           f"{len(opts.inputs)} inputs.")
     if opts.input_model is None and not opts.list_transforms:
-        raise OptionError("No model given: pass --input_model.")
+        raise OptionError("No model given: pass its path (mo model.onnx) or --input_model.")
     if isinstance(opts.input_model, os.PathLike):
         opts.input_model = os.fspath(opts.input_model)
     return opts
+
+
+TRANSFORM_ARGUMENTS = {"MakeStateful": {"param_res_names": dict}, "LowLatency2": {"use_const_initializer": bool}}
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    parts.append(current.strip())
+    return [p for p in parts if p]
+
+
+def parse_transforms(value) -> list[tuple[str, dict]]:
+    """--transform "MakeStateful[param_res_names={'a':'b'}],LowLatency2" (or, in Python, a list of
+    names and (name, {arguments}) pairs) -> [(name, arguments)]."""
+    import ast
+    if value is None:
+        return []
+    items = _split_top(value) if isinstance(value, str) else list(value)
+    result = []
+    for item in items:
+        if isinstance(item, str):
+            name, _, rest = item.partition("[")
+            name, args = name.strip(), {}
+            if rest:
+                if not rest.endswith("]"):
+                    raise OptionError(f"Malformed --transform item '{item}': expected Name[key=value,...].")
+                for pair in _split_top(rest[:-1]):
+                    key, eq, text = pair.partition("=")
+                    if not eq:
+                        raise OptionError(f"Malformed argument '{pair}' of --transform {name}: expected key=value.")
+                    try:
+                        args[key.strip()] = ast.literal_eval(text.strip())
+                    except (ValueError, SyntaxError):
+                        args[key.strip()] = text.strip()
+        else:
+            name, args = item[0], dict(item[1]) if len(item) > 1 else {}
+        known = TRANSFORM_ARGUMENTS.get(name)
+        if known is None:
+            raise OptionError(f"Unknown --transform '{name}': use {' or '.join(TRANSFORM_ARGUMENTS)}.")
+        for key, arg in list(args.items()):
+            if key not in known:
+                raise OptionError(f"--transform {name} has no argument '{key}' (it takes {', '.join(known)}).")
+            args[key] = str2bool(arg) if known[key] is bool else arg
+            if known[key] is dict and not (isinstance(arg, dict) and arg):
+                raise OptionError(f"--transform {name}: {key} must be a dict of input name -> output name, "
+                                  f"e.g. {name}[{key}={{'state_in':'state_out'}}].")
+        if name == "MakeStateful" and "param_res_names" not in args:
+            raise OptionError("--transform MakeStateful needs param_res_names={'input':'output',...}.")
+        result.append((name, args))
+    return result
+
+
+def extension_paths(value) -> list[str]:
+    """--extensions values: folders or .py files, each possibly a comma-separated list."""
+    items = [value] if isinstance(value, (str, os.PathLike)) else list(value or [])
+    paths = []
+    for item in items:
+        text = os.fspath(item)
+        parts = [text] if os.path.exists(text) else [p.strip() for p in text.split(",")]
+        paths.extend(p for p in parts if p)
+    return paths
 
 
 def _tf_model_options(opts: ConversionOptions, values: dict[str, Any]) -> None:

@@ -19,16 +19,17 @@ def _umask() -> int:
     return current
 
 
-def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict) -> tuple[str, str]:
+def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict, progress=None, total: int = 0) -> tuple[str, str]:
     """Write ``graph`` to ``output_dir/model_name.{xml,bin}``; returns the two paths.
 
     Both files are written under temporary names first. The old ``.xml`` goes before the new
     ``.bin`` takes its place, so a crash at any moment leaves the old IR, the new one, or no
     ``.xml`` at all, never an old ``.xml`` beside a new ``.bin``. Temporary files an earlier,
     killed run left for the same name are removed. A folder that cannot be written is an
-    OutputError."""
+    OutputError. ``progress`` (a ``mo.pipeline.progress.Progress``) is told the bytes written
+    out of ``total``."""
     try:
-        return _emit(graph, output_dir, model_name, rt_info)
+        return _emit(graph, output_dir, model_name, rt_info, progress, total)
     except OSError as e:
         raise OutputError(f"Cannot write the IR to the folder '{output_dir}': {_reason(e)}.") from e
 
@@ -54,7 +55,31 @@ def remove_stale_temporaries(output_dir: str, model_name: str) -> None:
                 pass
 
 
-def _emit(graph, output_dir: str, model_name: str, rt_info: dict) -> tuple[str, str]:
+def render_ir(graph, model_name: str, rt_info: dict, bin_stream) -> str:
+    """Write the weights of ``graph`` to ``bin_stream`` and return the IR's XML text."""
+    writer = IRGraphWriter(BinWriter(bin_stream))
+    out = ['<?xml version="1.0"?>\n', f'<net name="{xml_escape(model_name)}" version="{IR_VERSION}">\n']
+    writer.write(graph, out, "\t")
+    if rt_info:
+        out.append("\t<rt_info>\n")
+        write_rt_info(rt_info, out, "\t\t")
+        out.append("\t</rt_info>\n")
+    out.append("</net>\n")
+    return "".join(out)
+
+
+def _emit(graph, output_dir: str, model_name: str, rt_info: dict, progress, total: int) -> tuple[str, str]:
+    def produce(stream):
+        if progress is not None:
+            from mo.pipeline.progress import CountingStream
+            stream = CountingStream(stream, progress, total)
+        return render_ir(graph, model_name, rt_info, stream)
+    return write_ir_files(output_dir, model_name, produce)
+
+
+def write_ir_files(output_dir: str, model_name: str, produce) -> tuple[str, str]:
+    """Write ``output_dir/model_name.{xml,bin}``: ``produce(bin_stream)`` writes the weights and
+    returns the XML text. Temporary names first, renamed into place (see ``emit_ir``)."""
     os.makedirs(output_dir, exist_ok=True)
     remove_stale_temporaries(output_dir, model_name)
     xml_path = os.path.join(output_dir, model_name + ".xml")
@@ -64,18 +89,11 @@ def _emit(graph, output_dir: str, model_name: str, rt_info: dict) -> tuple[str, 
         fd_bin, tmp_bin = tempfile.mkstemp(prefix=f".{model_name}.", suffix=".bin.tmp", dir=output_dir)
         temporaries.append(tmp_bin)
         with os.fdopen(fd_bin, "wb") as bin_stream:
-            writer = IRGraphWriter(BinWriter(bin_stream))
-            out = ['<?xml version="1.0"?>\n', f'<net name="{xml_escape(model_name)}" version="{IR_VERSION}">\n']
-            writer.write(graph, out, "\t")
-            if rt_info:
-                out.append("\t<rt_info>\n")
-                write_rt_info(rt_info, out, "\t\t")
-                out.append("\t</rt_info>\n")
-            out.append("</net>\n")
+            xml_text = produce(bin_stream)
         fd_xml, tmp_xml = tempfile.mkstemp(prefix=f".{model_name}.", suffix=".xml.tmp", dir=output_dir)
         temporaries.append(tmp_xml)
         with os.fdopen(fd_xml, "w", encoding="utf-8") as xml_stream:
-            xml_stream.write("".join(out))
+            xml_stream.write(xml_text)
         mode = 0o666 & ~_umask()
         os.chmod(tmp_bin, mode)
         os.chmod(tmp_xml, mode)
@@ -89,3 +107,14 @@ def _emit(graph, output_dir: str, model_name: str, rt_info: dict) -> tuple[str, 
                 os.unlink(p)
         raise
     return xml_path, bin_path
+
+
+def save_ir(output_dir: str, model_name: str, xml_text: str, weights: bytes) -> tuple[str, str]:
+    """Write an IR held in memory, with the same guarantees as ``emit_ir``."""
+    def produce(stream):
+        stream.write(weights)
+        return xml_text
+    try:
+        return write_ir_files(output_dir, model_name, produce)
+    except OSError as e:
+        raise OutputError(f"Cannot write the IR to the folder '{output_dir}': {_reason(e)}.") from e

@@ -51,11 +51,21 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def format_partial_shape(shape: tuple | None) -> str:
-    """Shape attribute of Parameter: '?' for a dynamic dimension, '...' for a dynamic rank."""
+def format_partial_shape(shape: tuple | None, bounds: dict | None = None) -> str:
+    """Shape attribute of Parameter: '?' for a dynamic dimension, '...' for a dynamic rank,
+    '1..8' / '..8' / '2..' for a dynamic dimension with ``bounds`` {axis: (lower, upper or -1)}."""
     if shape is None:
         return "..."
-    return ",".join("?" if d < 0 else str(d) for d in shape)
+    bounds = bounds or {}
+
+    def dim(axis: int, d: int) -> str:
+        if d >= 0:
+            return str(d)
+        if axis in bounds:
+            low, high = bounds[axis]
+            return f"{low if low > 0 else ''}..{high if high >= 0 else ''}"
+        return "?"
+    return ",".join(dim(axis, d) for axis, d in enumerate(shape))
 
 
 def ordered_ops(graph) -> list:

@@ -26,6 +26,21 @@ def find_tensor(graph, name: str) -> Port | None:
     return None
 
 
+def find_input_port(graph, name: str):
+    """The input port named by the legacy form ``N:node`` (input N of node ``node``), unless a
+    tensor has that name; None otherwise."""
+    index, sep, node_name = name.partition(":")
+    if not sep or not index.isdigit() or any(name in names for n in graph.op_nodes()
+                                             for names in (n.get("tensor_names") or {}).values()):
+        return None
+    for node in graph.op_nodes():
+        if node.name == node_name and node.op != "Parameter":
+            if not node.is_in_port_connected(int(index)):
+                raise OptionError(f"--input '{name}': node '{node_name}' has no input {index}.")
+            return node.in_port(int(index))
+    return None
+
+
 def _model_inputs(graph) -> list[Node]:
     return sorted((n for n in graph.nodes_by_op("Parameter")), key=lambda n: n["_seq"])
 
@@ -47,6 +62,7 @@ def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
                 f"Shape {shape_str(shape)} given for input '{param.name}' has rank {len(shape)}, but the "
                 f"model's input has shape {shape_str(declared)} (rank {len(declared)}).")
         param["shape"] = tuple(shape)
+        param["shape_bounds"] = {axis: b for axis, b in spec.bounds.items() if shape[axis] < 0}
     if et is not None:
         declared = None if param.get("element_type_unknown") else param.get("element_type")
         param["element_type"] = et
@@ -97,13 +113,15 @@ def apply_cut(graph, opts) -> None:
     params_by_order = _model_inputs(graph)
     for i, spec in enumerate(specs):
         shape = shapes[i] if i < len(shapes) else spec.shape
+        in_port = None
         if spec.name is None:
             if i >= len(params_by_order):
                 raise OptionError(f"--input item {i + 1} has no name and the model has only "
                                   f"{len(params_by_order)} inputs.")
             target = params_by_order[i].out_port(0)
         else:
-            target = find_tensor(graph, spec.name)
+            in_port = find_input_port(graph, spec.name)
+            target = in_port.get_source() if in_port is not None else find_tensor(graph, spec.name)
             if target is None:
                 names = ", ".join(p.name for p in params_by_order) or "none"
                 raise OptionError(f"--input names '{spec.name}', which is not an input, tensor or node "
@@ -118,13 +136,19 @@ def apply_cut(graph, opts) -> None:
             target.get_connection().set_source(const.out_port(0))
             cut = True
             continue
-        if producer.op == "Parameter":
+        if producer.op == "Parameter" and in_port is None:
             _set_input(producer, spec, shape)
             continue
         known_type = (graph.graph.get("tensor_types") or {}).get(spec.name)
         param = registry.op("Parameter").create(graph, (), name=spec.name, shape=shape,
                                                 element_type=spec.element_type or known_type or "f32")
-        target.get_connection().set_source(param.out_port(0))
+        if shape is not None:
+            param["shape_bounds"] = {axis: b for axis, b in spec.bounds.items() if shape[axis] < 0}
+        if in_port is not None:
+            in_port.disconnect()
+            param.out_port(0).connect(in_port)
+        else:
+            target.get_connection().set_source(param.out_port(0))
         cut = True
 
     if opts.batch is not None:

@@ -31,6 +31,13 @@ class ConversionContext:
     lint: bool = field(default_factory=lint_requested)
     # framework op key -> [nodes translated, milliseconds], for --report
     translations: dict[str, list] = field(default_factory=dict)
+    # --progress (mo/pipeline/progress.py); a no-op unless asked for
+    progress: object = None
+
+    def __post_init__(self):
+        if self.progress is None:
+            from mo.pipeline.progress import NO_PROGRESS
+            self.progress = NO_PROGRESS
 
     @classmethod
     def default(cls, framework: str = "onnx", registry: "Registry | None" = None, **options) -> "ConversionContext":

@@ -4,26 +4,20 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import NamedTuple
 
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
 from mo.front.cut import apply_cut
+from mo.model import IRModel, IRPaths
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
+from mo.pipeline.progress import NO_PROGRESS, CountingStream, Progress, human_bytes
 from mo.pipeline.translate import translate_graph
 from mo.pipeline.validate import validate
 from mo.registry import Registry
 from mo.utils.origin import class_origin, is_user_class
 
 log = logging.getLogger("mo")
-
-
-class IRPaths(NamedTuple):
-    """Paths of the written IR files."""
-
-    xml: str
-    bin: str
 
 
 def guess_framework(model, registry: Registry) -> str:
@@ -73,7 +67,10 @@ def _op_count(graph) -> tuple[set, int]:
 def run_phase(graph, phase: str, framework: str, registry: Registry, report: list | None = None) -> None:
     """Run every transform of ``phase`` on the graph and its bodies, in registry order. With a
     ``report`` list, record (phase, name, milliseconds, ops added, ops removed) per transform."""
-    for transform in registry.transforms(phase, framework):
+    transforms = registry.transforms(phase, framework)
+    progress = graph.context.progress
+    progress.step(phase, len(transforms))
+    for transform in transforms:
         started = time.perf_counter()
         before = _op_count(graph)[0] if report is not None else None
         for g in list(all_graphs(graph)):
@@ -94,6 +91,7 @@ def run_phase(graph, phase: str, framework: str, registry: Registry, report: lis
         if report is not None:
             after = _op_count(graph)[0]
             report.append((phase, transform.name(), elapsed, len(after - before), len(before - after)))
+        progress.advance(transform.name())
         log.debug("%s %s: %.1f ms", phase, transform.name(), elapsed)
 
 
@@ -123,13 +121,40 @@ def model_name_for(opts: ConversionOptions, graph) -> str:
     return graph.graph.get("model_name") or "model"
 
 
-def convert(opts: ConversionOptions) -> IRPaths:
-    """Run the whole conversion described by ``opts`` and write the IR."""
-    from mo.emit.ir import emit_ir
+def _file_size(path) -> int:
+    if not isinstance(path, str):
+        return 0
+    if os.path.isdir(path):
+        return sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(path) for f in files)
+    return os.path.getsize(path) if os.path.isfile(path) else 0
+
+
+def weights_size(graph) -> int:
+    """Bytes the Consts of ``graph`` and its bodies take in the .bin (before de-duplication)."""
+    from mo.utils.types import np_dtype
+    total = 0
+    for g in all_graphs(graph):
+        for node in g.nodes_by_op("Const"):
+            value = node.get("value")
+            if value is None:
+                continue
+            try:
+                total += int(value.size) * np_dtype(node.element_type).itemsize
+            except (KeyError, TypeError, ValueError):
+                total += int(getattr(value, "nbytes", 0))
+    return total
+
+
+def convert(opts: ConversionOptions) -> IRPaths | IRModel:
+    """Run the whole conversion described by ``opts``; write the IR to ``opts.output_dir`` and
+    return its paths, or, when ``output_dir`` is None, return it in memory (``IRModel``)."""
+    from mo.emit.ir import emit_ir, render_ir
     from mo.version import VERSION
 
     started = time.perf_counter()
-    report: list | None = [] if opts.report else None
+    summary_wanted = log.isEnabledFor(logging.INFO)
+    report: list | None = [] if opts.report or summary_wanted else None
+    progress = Progress(interactive=False if opts.stream_output else None) if opts.progress else NO_PROGRESS
 
     def step(phase: str, name: str, since: float) -> float:
         now = time.perf_counter()
@@ -138,6 +163,9 @@ def convert(opts: ConversionOptions) -> IRPaths:
         return now
 
     registry = Registry.build(opts.extensions)
+    if opts.transformations_config:
+        from mo.pipeline.subgraph import check_config_ids
+        check_config_ids(registry, opts.transformations_config)
     if isinstance(opts.input_model, str) and not os.path.exists(opts.input_model):
         raise InputModelError(f"Model file '{opts.input_model}' does not exist.")
     framework = opts.framework or guess_framework(opts.input_model, registry)
@@ -145,9 +173,13 @@ def convert(opts: ConversionOptions) -> IRPaths:
         raise OptionError(f"Framework '{framework}' is not supported; use one of "
                           f"{', '.join(sorted(registry.loaders))}.")
     context = ConversionContext(opts, registry, framework)
+    context.progress = progress
     t = step("setup", "registry", started)
+    size = _file_size(opts.input_model)
+    progress.step("load", detail=f"{framework} model" + (f", {human_bytes(size)}" if size else ""))
     graph = load(registry, framework, context)
     t = step("load", f"{framework} loader", t)
+    progress.step("extract")
     apply_cut(graph, opts)
     extract(graph, framework)
     t = step("extract", "extractors", t)
@@ -159,7 +191,7 @@ def convert(opts: ConversionOptions) -> IRPaths:
     if context.lint:
         lint_after(graph, "translation")
         graph.lint_translated()
-    if report is not None:
+    if report is not None and opts.report:
         for key, (count, ms) in sorted(context.translations.items()):
             report.append(("translate", f"{key} x{count}", ms, None, None))
     t = step("translate", "translate step (total)", t)
@@ -170,10 +202,34 @@ def convert(opts: ConversionOptions) -> IRPaths:
     name = model_name_for(opts, graph)
     rt_info = {"MO_version": VERSION,
                "conversion_parameters": {k: v for k, v in sorted(opts.given.items())}}
-    xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info)
+    total = weights_size(graph)
+    progress.step("emit", detail=f"weights {human_bytes(total)}")
+    if opts.output_dir is None:
+        import io
+        stream = io.BytesIO()
+        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
+        weights = stream.getvalue()
+        written = len(weights)
+    else:
+        xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
+        written = os.path.getsize(bin_)
     step("emit", "IR writer", t)
-    if report is not None:
+    progress.finish()
+    summary = None
+    if summary_wanted:
+        from mo.pipeline.summary import summarize
+        changed = [(n, added, removed) for phase, n, _, added, removed in report
+                   if phase in ("middle", "back") and (added or removed)]
+        summary = summarize(graph, changed, written)
+        for line in summary.lines():
+            log.info(line)
+    if opts.report:
         print(format_report(report, time.perf_counter() - started))
+    opts.framework = framework
+    if opts.output_dir is None:
+        from mo.pipeline.summary import io_info
+        inputs, outputs = io_info(graph)
+        return IRModel(name, xml, weights, inputs, outputs, summary)
     return IRPaths(xml, bin_)
 
 

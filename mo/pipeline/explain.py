@@ -65,3 +65,30 @@ def explain(key: str, registry: Registry) -> str:
         return "\n".join(lines)
     raise OptionError(f"'{key}' is neither a framework op (onnx:Type, tf:Type, pytorch:aten::name) nor an op "
                       f"of the registry.")
+
+
+def list_ops(registry: Registry, framework: str | None = None, markdown: bool = False) -> str:
+    """``mo --list_ops``: the op names a pattern or a ReplaceOp can match (``node.op``), with
+    the IR type and version each is written as (or "internal": replaced before the IR is
+    written), and the framework op names of the front phase (``onnx:Resize``), which
+    translators turn into ops."""
+    rows = []
+    for name, cls in sorted(registry.ops.items()):
+        ir = f"{cls.type}-{cls.version.removeprefix('opset')}" if cls.type else "internal"
+        rows.append((name, ir, cls.__module__))
+    lines = []
+    if markdown:
+        lines += ["| op (`node.op`) | IR type-opset | defined in |", "|---|---|---|"]
+        lines += [f"| `{n}` | {ir} | `{m}` |" for n, ir, m in rows]
+    else:
+        width = max(len(n) for n, _, _ in rows)
+        lines += [f"{'op':{width}s}  {'IR':22s}  defined in"]
+        lines += [f"{n:{width}s}  {ir:22s}  {m}" for n, ir, m in rows]
+    for fw in [framework] if framework else FRAMEWORKS:
+        keys = sorted({t for f, t in list(registry.translators) + list(registry.extractors) if f == fw})
+        if not keys:
+            continue
+        title = f"{fw} operations (front phase, before translation: node.op is '{fw}:<type>' for translated ones)"
+        lines += ["", f"## {title}" if markdown else title, ""]
+        lines.append(", ".join(f"`{k}`" if markdown else k for k in keys))
+    return "\n".join(lines)

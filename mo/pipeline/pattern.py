@@ -163,9 +163,12 @@ class PatternRewrite(Transform):
     def replacement(self, b: OpBuilder, m: Match) -> Port:
         raise NotImplementedError
 
-    def matched_ops(self) -> set[str]:
+    def _roots(self) -> list[PatternNode]:
         patterns = self.pattern(PatternBuilder())
-        found, stack = set(self.ops), list(patterns) if isinstance(patterns, list) else [patterns]
+        return list(patterns) if isinstance(patterns, list) else [patterns]
+
+    def matched_ops(self) -> set[str]:
+        found, stack = set(self.ops), self._roots()
         while stack:
             pn = stack.pop()
             if pn.kind == "op":
@@ -189,3 +192,83 @@ class PatternRewrite(Transform):
                 for matched in reversed(m.nodes):   # root first, then its inputs
                     if matched.id in graph and not any(p.is_connected() for p in matched.out_ports().values()):
                         graph.remove_node(matched.id)
+
+
+class MultiOutputPatternRewrite(PatternRewrite):
+    """A rewrite of a pattern with several outputs: ``pattern(p)`` returns a dict of named roots
+    that share variables (the same ``p.var`` name binds the same tensor in every root), and
+    ``replacement(b, m)`` a dict of ports with the same names (None: the root keeps its value).
+
+        class MeanAndVariance(MultiOutputPatternRewrite):
+            def pattern(self, p):
+                x = p.var("x")
+                mean = p.ReduceMean(x, p.const("axes"), keep_dims=True)
+                centered = p.Subtract(x, mean)
+                return {"mean": mean, "var": p.ReduceMean(p.Multiply(centered, centered), p.const("axes2"),
+                                                          keep_dims=True)}
+
+            def replacement(self, b, m):
+                ...
+                return {"mean": new_mean, "var": new_var}
+
+    A match binds every root; ``m.roots`` gives each root's node. Matched nodes other than the
+    roots may be read only inside the match (the roots' consumers move to the replacement)."""
+
+    abstract = True
+
+    def pattern(self, p: PatternBuilder) -> dict[str, PatternNode]:
+        raise NotImplementedError
+
+    def replacement(self, b: OpBuilder, m: Match) -> dict[str, Port | None]:
+        raise NotImplementedError
+
+    def _roots(self) -> list[PatternNode]:
+        return list(self.pattern(PatternBuilder()).values())
+
+    @staticmethod
+    def _extend(m: Match, root: PatternNode, graph) -> tuple[Match, object] | None:
+        """``m`` extended by a match of ``root`` somewhere in the graph, and the root's node."""
+        taken = {n.id for n in m.nodes}
+        for node in graph.nodes_by_op(root.op):
+            if node.id in taken or node.id not in graph:
+                continue
+            trial = Match()
+            trial.update(m)
+            trial.ports, trial.nodes = dict(m.ports), list(m.nodes)
+            if _match(root, node.out_port(root.output), trial):
+                return trial, node
+        return None
+
+    def find_and_replace_pattern(self, graph) -> None:
+        roots = list(self.pattern(PatternBuilder()).items())
+        first_name, first = roots[0]
+        for node in graph.nodes_by_op(first.op):
+            if node.id not in graph:
+                continue
+            m = match_at(first, node.out_port(first.output))
+            if m is None:
+                continue
+            found = {first_name: node}
+            for name, root in roots[1:]:
+                extended = self._extend(m, root, graph)
+                if extended is None:
+                    break
+                m, found[name] = extended
+            if len(found) != len(roots):
+                continue
+            m.roots = found
+            m.root = node
+            inside = {n.id for n in m.nodes}
+            root_ids = {n.id for n in found.values()}
+            if any(d.node.id not in inside for n in m.nodes if n.id not in root_ids
+                   for port in n.out_ports().values() for d in port.get_destinations()):
+                continue
+            if not self.condition(m):
+                continue
+            new = self.replacement(OpBuilder(graph, node.name), m)
+            for name, root in roots:
+                if new.get(name) is not None:
+                    found[name].out_port(root.output).get_connection().set_source(new[name])
+            for matched in reversed(m.nodes):
+                if matched.id in graph and not any(p.is_connected() for p in matched.out_ports().values()):
+                    graph.remove_node(matched.id)

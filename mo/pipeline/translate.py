@@ -32,7 +32,11 @@ from mo.utils.shape import shape_str
 def translate_graph(graph) -> None:
     """Infer or translate every op node of a data-form graph, in topological order."""
     assert graph.data_form, "translation runs on a data-form graph"
-    for node in graph.topological_ops():
+    order = graph.topological_ops()
+    progress = graph.context.progress if not graph.graph.get("is_body") else None
+    if progress is not None:
+        progress.step("translate", len(order))
+    for node in order:
         if node.id not in graph:
             continue
         fn = _complex_translator(node)
@@ -42,6 +46,8 @@ def translate_graph(graph) -> None:
             translate_node(node)
         else:
             infer_node(node)
+        if progress is not None:
+            progress.advance()
 
 
 def _complex_translator(node: Node):

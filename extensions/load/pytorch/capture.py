@@ -127,14 +127,20 @@ def load_file(path: str, example_input: Any = None) -> Captured:
 
 
 def example_inputs(example_input: Any) -> tuple[tuple, dict]:
-    """(positional, keyword) example inputs from a tensor, a tuple/list or a dict."""
+    """(positional, keyword) example inputs from a tensor, a tuple/list or a dict; numpy arrays
+    (``--example_input file.npz``) become tensors."""
     if example_input is None:
         return (), {}
+    import numpy as np
+    import torch
+
+    def tensor(value):
+        return torch.from_numpy(np.ascontiguousarray(value)) if isinstance(value, np.ndarray) else value
     if isinstance(example_input, dict):
-        return (), dict(example_input)
+        return (), {k: tensor(v) for k, v in example_input.items()}
     if isinstance(example_input, (list, tuple)):
-        return tuple(example_input), {}
-    return (example_input,), {}
+        return tuple(tensor(v) for v in example_input), {}
+    return (tensor(example_input),), {}
 
 
 def capture(model: Any, example_input: Any, input_specs: list) -> Captured:

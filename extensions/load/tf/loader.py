@@ -26,7 +26,7 @@ class TfLoader(Loader):
 
     def load(self, context) -> Graph:
         options = context.options
-        model = read_model(options)
+        model = read_model(options, context.progress)
         builder = TfGraphBuilder(context, model.library, model.constants)
         # outputs named with --output are built even when no declared output needs them
         graph = builder.build(model.nodes, options.outputs or model.outputs, inputs=model.inputs)

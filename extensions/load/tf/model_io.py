@@ -40,6 +40,10 @@ class FrozenModel:
     name: str
     inputs: list[str] | None = None
     constants: dict = field(default_factory=dict)
+    # the concrete function it was frozen from (TF2 forms) and the object that keeps its
+    # variables alive, for running it (--validate)
+    function: object = None
+    owner: object = None
 
     @classmethod
     def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
@@ -77,8 +81,9 @@ def is_tf_object(model) -> bool:
     return any((getattr(c, "__module__", "") or "").split(".")[0] in FRAMEWORK_PACKAGES for c in type(model).__mro__)
 
 
-def read_model(opts) -> FrozenModel:
-    """The frozen model that ``opts`` describes."""
+def read_model(opts, progress=None) -> FrozenModel:
+    """The frozen model that ``opts`` describes (``progress``: told the bytes of a GraphDef
+    file read)."""
     model = opts.input_model
     if not isinstance(model, str):
         return from_object(model)
@@ -94,7 +99,7 @@ def read_model(opts) -> FrozenModel:
     if lower.endswith(".meta"):
         return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
-    nodes, library = read_graph_def(model, text)
+    nodes, library = read_graph_def(model, text, progress)
     return FrozenModel(nodes, library, None, _stem(model))
 
 
@@ -106,13 +111,29 @@ def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(os.path.normpath(path)))[0] or "model"
 
 
-def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
+READ_CHUNK = 64 << 20
+
+
+def read_file(path: str, progress=None) -> bytes:
+    """The bytes of ``path``, read in chunks that ``progress`` (--progress) is told about."""
+    if progress is None:
+        with open(path, "rb") as f:
+            return f.read()
+    total = os.path.getsize(path)
+    data = bytearray()
+    with open(path, "rb") as f:
+        while chunk := f.read(READ_CHUNK):
+            data += chunk
+            progress.bytes(len(data), total, "read")
+    return bytes(data)
+
+
+def read_graph_def(path: str, text: bool, progress=None) -> tuple[list, dict]:
     """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
     naming it. Read with the light reader, and again with TensorFlow when the graph has
     functions (or, in text form, fields the light reader does not know)."""
     from extensions.load.tf.protos import graph_def_class
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_file(path, progress)
     try:
         light = _parse(graph_def_class()(), data, text)
     except InputModelError as e:
@@ -160,6 +181,7 @@ def freeze_function(concrete, name: str) -> FrozenModel:
         inputs = [t.name.split(":")[0] for t in concrete.inputs if t.name.split(":")[0] not in values]
         model = FrozenModel.of(graph_def, [t.name for t in concrete.outputs], name, inputs)
         model.constants = values
+        model.function = concrete
         return model
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
     try:
@@ -199,11 +221,16 @@ def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -
     wanted = signature or "serving_default"
     if wanted not in signatures:
         if signature is None and not signatures and _call_function(loaded) is not None:
-            return freeze_function(_call_function(loaded), _stem(path))
+            return _owned(freeze_function(_call_function(loaded), _stem(path)), loaded)
         known = ", ".join(sorted(signatures)) or "none"
         raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
                           f"name one with --saved_model_signature.")
-    return freeze_function(signatures[wanted], _stem(path))
+    return _owned(freeze_function(signatures[wanted], _stem(path)), loaded)
+
+
+def _owned(model: FrozenModel, owner) -> FrozenModel:
+    model.owner = owner
+    return model
 
 
 def _call_function(module):

@@ -1,0 +1,4 @@
+"""``python -m mo``: the command line."""
+from mo.main import entry
+
+entry()

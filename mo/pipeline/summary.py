@@ -1,0 +1,89 @@
+"""What a conversion produced, in a few lines (logged at INFO after the IR is written): the IR's
+inputs and outputs with shapes and types, its op counts by type, the rewrites that changed the
+graph (fusions, folding), and the size of the weights and whether they were compressed to fp16."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from mo.pipeline.progress import human_bytes
+from mo.utils.shape import shape_str
+
+
+@dataclass
+class TensorInfo:
+    """An input or output of the IR: its name, the other names of its tensor, shape and type."""
+
+    name: str
+    names: list[str]
+    shape: tuple | None
+    element_type: str | None
+
+    def __str__(self) -> str:
+        return f"{self.name} {shape_str(self.shape)} {self.element_type}"
+
+
+@dataclass
+class Summary:
+    inputs: list[TensorInfo]
+    outputs: list[TensorInfo]
+    op_counts: dict[str, int]
+    rewrites: list[tuple[str, int, int]] = field(default_factory=list)   # (name, ops added, ops removed)
+    weights_bytes: int = 0
+    compressed: int = 0          # Consts stored as f16 by --compress_to_fp16
+    compressed_bytes: int = 0
+
+    def lines(self) -> list[str]:
+        ops = ", ".join(f"{t} {n}" for t, n in sorted(self.op_counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines = [f"Inputs: {'; '.join(map(str, self.inputs)) or 'none'}",
+                 f"Outputs: {'; '.join(map(str, self.outputs)) or 'none'}",
+                 f"Operations ({sum(self.op_counts.values())}): {ops}"]
+        if self.rewrites:
+            lines.append("Rewrites that changed the graph: " + ", ".join(
+                f"{name} (+{added} -{removed} ops)" for name, added, removed in self.rewrites))
+        weights = f"Weights: {human_bytes(self.weights_bytes)}"
+        if self.compressed:
+            weights += (f", {self.compressed} constant{'s' if self.compressed > 1 else ''} "
+                        f"({human_bytes(self.compressed_bytes)}) compressed to fp16")
+        else:
+            weights += ", not compressed (float32 weights kept)"
+        lines.append(weights)
+        return lines
+
+
+def _tensor_names(node, port: int) -> list[str]:
+    return list((node.get("tensor_names") or {}).get(port) or [])
+
+
+def io_info(graph) -> tuple[list[TensorInfo], list[TensorInfo]]:
+    """The IR's inputs and outputs in the order the IR lists them."""
+    def seq(n):
+        return n["_seq"]
+    inputs = []
+    for p in sorted(graph.nodes_by_op("Parameter"), key=seq):
+        names = _tensor_names(p, 0)
+        inputs.append(TensorInfo(p.name, names, p.out_port(0).data.get_shape(), p.out_port(0).data.get_dtype()))
+    outputs = []
+    for r in sorted(graph.nodes_by_op("Result"), key=seq):
+        source = r.in_port(0).get_source()
+        names = _tensor_names(source.node, source.idx)
+        outputs.append(TensorInfo(names[0] if names else r.name, names, source.data.get_shape(),
+                                  source.data.get_dtype()))
+    return inputs, outputs
+
+
+def summarize(graph, rewrites: list[tuple[str, int, int]], weights_bytes: int) -> Summary:
+    from mo.pipeline.convert import all_graphs
+    counts: Counter = Counter()
+    compressed = compressed_bytes = 0
+    for g in all_graphs(graph):
+        for node in g.op_nodes():
+            if node.op in ("Parameter", "Result") and g is not graph:
+                continue
+            counts[node.op] += 1
+            if node.op == "Convert" and "decompression" in (node.get("rt_info") or {}):
+                compressed += 1
+                value = node.in_port(0).get_source().data.get_value()
+                compressed_bytes += 2 * (value.size if value is not None else 0)
+    inputs, outputs = io_info(graph)
+    return Summary(inputs, outputs, dict(counts), rewrites, weights_bytes, compressed, compressed_bytes)

@@ -1,0 +1,279 @@
+"""--validate: run the written IR in the OpenVINO runtime and the source model in its framework on
+the same inputs, and compare every output.
+
+The preprocessing the conversion embeds (--layout with a target, --reverse_input_channels,
+--mean_values, --scale_values, --scale) is applied in numpy to what the source model is given,
+so the two compute the same thing. Inputs are random within each input's type and shape
+(floats: standard normal; integers: 0..3; booleans: random), or read from ``--validate_inputs
+file.npz`` (arrays named after the inputs, or ``arr_0``, ``arr_1``... in input order). A dynamic
+dimension takes the size ``--validate_shapes`` gives, else its lower bound when it has one
+(``--input "x[1..8,3]"``), else 1 for the first dimension and 8 for the others.
+
+Per output, the report gives the largest absolute difference and the relative difference (that
+difference divided by the largest magnitude of the framework's output); an output passes when the
+absolute difference is at most ``tolerance * max(1, largest magnitude)``. Integer and boolean
+outputs must be equal. The default tolerance is 1e-4; when the IR's weights were compressed to
+float16 (the default ``--compress_to_fp16``) it is 1e-2, because float16 keeps 11 significant
+bits: each weight moves by up to 2^-11 (4.9e-4) of its value and those errors add up over the
+layers. ``--compress_to_fp16=False`` validates at 1e-4.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mo.cli.input_spec import parse_input
+from mo.errors import ConversionError, OptionError
+from mo.pipeline.summary import TensorInfo
+from mo.runtime.frameworks import RUNNERS
+from mo.runtime.openvino_ir import compile_f32, read_ir, read_ir_file, run
+from mo.utils.shape import shape_str
+
+DEFAULT_TOLERANCE = 1e-4
+FP16_TOLERANCE = 1e-2
+FIRST_DIM_DEFAULT = 1
+OTHER_DIM_DEFAULT = 8
+
+
+class ValidationFailed(ConversionError):
+    """Some output of the IR differs from the source framework's beyond the tolerance (the CLI
+    exits with status 2). ``report`` is the ``ValidationReport``, ``result`` what was converted."""
+
+    def __init__(self, report: "ValidationReport", result=None):
+        self.report = report
+        self.result = result
+        failed = ", ".join(c.name for c in report.checks if not c.passed)
+        super().__init__(f"--validate: output{'s' if ',' in failed else ''} {failed} of the IR differ from "
+                         f"{report.framework} beyond the tolerance {report.tolerance:g}.")
+
+
+class OutputCheck:
+    def __init__(self, name: str, max_abs: float, max_rel: float, passed: bool, note: str = ""):
+        self.name, self.max_abs, self.max_rel, self.passed, self.note = name, max_abs, max_rel, passed, note
+
+
+class ValidationReport:
+    def __init__(self, framework: str, inputs: list[tuple[str, tuple, str]], checks: list[OutputCheck],
+                 tolerance: float, why: str, from_file: bool):
+        self.framework, self.inputs, self.checks = framework, inputs, checks
+        self.tolerance, self.why, self.from_file = tolerance, why, from_file
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    def lines(self) -> list[str]:
+        source = "from --validate_inputs" if self.from_file else "random"
+        ins = ", ".join(f"{n}{shape_str(s)} {t}" for n, s, t in self.inputs) or "none"
+        width = max([len(c.name) for c in self.checks] + [6])
+        lines = [f"[ VALIDATE ] OpenVINO runtime (CPU, f32) vs {self.framework}; inputs ({source}): {ins}",
+                 f"[ VALIDATE ] tolerance {self.tolerance:g}, relative to each output's largest magnitude ({self.why})",
+                 f"[ VALIDATE ] {'output':{width}s}  {'max abs diff':>12s}  {'max rel diff':>12s}  result"]
+        for c in self.checks:
+            lines.append(f"[ VALIDATE ] {c.name:{width}s}  {c.max_abs:12.3g}  {c.max_rel:12.3g}  "
+                         f"{'PASS' if c.passed else 'FAIL'}{'  ' + c.note if c.note else ''}")
+        verdict = "PASS" if self.passed else "FAIL"
+        lines.append(f"[ VALIDATE ] {verdict}: {sum(c.passed for c in self.checks)} of {len(self.checks)} "
+                     f"outputs match")
+        return lines
+
+
+def compare_output(name: str, actual: np.ndarray, expected: np.ndarray, tolerance: float) -> OutputCheck:
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        if actual.size == expected.size and actual.size == 1:
+            actual = actual.reshape(expected.shape)
+        else:
+            return OutputCheck(name, float("inf"), float("inf"), False,
+                               f"shape {shape_str(actual.shape)} != {shape_str(expected.shape)}")
+    if actual.size == 0:
+        return OutputCheck(name, 0.0, 0.0, True)
+    exact = expected.dtype.kind in "biuU" and actual.dtype.kind in "biuU"
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    nan_a, nan_e = np.isnan(a), np.isnan(e)
+    if not np.array_equal(nan_a, nan_e):
+        return OutputCheck(name, float("nan"), float("nan"), False, "NaN positions differ")
+    finite = ~nan_e & np.isfinite(e) & np.isfinite(a)
+    if not np.array_equal(a[~finite & ~nan_e], e[~finite & ~nan_e]):
+        return OutputCheck(name, float("inf"), float("inf"), False, "infinities differ")
+    diff = np.abs(a[finite] - e[finite])
+    max_abs = float(diff.max()) if diff.size else 0.0
+    scale = float(np.abs(e[finite]).max()) if diff.size else 0.0
+    max_rel = max_abs / scale if scale > 0 else (0.0 if max_abs == 0 else float("inf"))
+    passed = max_abs == 0 if exact else max_abs <= tolerance * max(1.0, scale)
+    return OutputCheck(name, max_abs, max_rel, passed, "compared exactly" if exact else "")
+
+
+def _wanted_shapes(opts, model_inputs) -> dict:
+    """Sizes --validate_shapes gives, by input index."""
+    specs = parse_input(opts.validate_shapes) if opts.validate_shapes else []
+    chosen = {}
+    for i, spec in enumerate(specs):
+        if spec.shape is None:
+            raise OptionError(f"--validate_shapes item {i + 1} gives no shape.")
+        if spec.name is None:
+            chosen[i] = spec.shape
+            continue
+        index = next((k for k, port in enumerate(model_inputs) if spec.name in port.get_names()), None)
+        if index is None:
+            raise OptionError(f"--validate_shapes names '{spec.name}', which is not an input of the IR.")
+        chosen[index] = spec.shape
+    return chosen
+
+
+def _concrete_shape(port, given: tuple | None) -> tuple:
+    pshape = port.get_partial_shape()
+    name = port.get_any_name() if port.get_names() else f"input {port.get_index()}"
+    if pshape.rank.is_dynamic:
+        if given is None:
+            raise OptionError(f"--validate: input '{name}' has a dynamic rank; give its shape with "
+                              f"--validate_shapes \"{name}[...]\".")
+        return tuple(given)
+    dims = []
+    for axis, dim in enumerate(pshape):
+        wanted = given[axis] if given is not None and axis < len(given) and given[axis] >= 0 else None
+        if given is not None and len(given) != len(pshape):
+            raise OptionError(f"--validate_shapes gives {len(given)} dimensions for '{name}' of rank {len(pshape)}.")
+        if dim.is_static:
+            if wanted is not None and wanted != dim.get_length():
+                raise OptionError(f"--validate_shapes gives {wanted} for dimension {axis} of '{name}', which the "
+                                  f"IR fixes to {dim.get_length()}.")
+            dims.append(dim.get_length())
+        elif wanted is not None:
+            dims.append(wanted)
+        elif dim.get_min_length() > 0:
+            dims.append(dim.get_min_length())
+        else:
+            default = FIRST_DIM_DEFAULT if axis == 0 else OTHER_DIM_DEFAULT
+            upper = dim.get_max_length()
+            dims.append(min(default, upper) if upper >= 0 else default)
+    return tuple(dims)
+
+
+def _random(shape: tuple, dtype: np.dtype, rng) -> np.ndarray:
+    if dtype == np.bool_:
+        return rng.random(shape) > 0.5
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(0, 4, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def make_inputs(opts, model) -> tuple[list[np.ndarray], bool]:
+    """The arrays to run with, in IR input order, and whether they come from --validate_inputs."""
+    ports = list(model.inputs)
+    if opts.validate_inputs:
+        try:
+            stored = np.load(opts.validate_inputs, allow_pickle=False)
+            arrays = {k: stored[k] for k in stored.files}
+        except (OSError, ValueError) as e:
+            raise OptionError(f"--validate_inputs '{opts.validate_inputs}' is not a readable .npz file: {e}") from e
+        feed = []
+        for i, port in enumerate(ports):
+            key = next((n for n in sorted(port.get_names()) if n in arrays), None)
+            if key is None:
+                key = f"arr_{i}" if f"arr_{i}" in arrays else (list(arrays)[i] if i < len(arrays) else None)
+            if key is None:
+                raise OptionError(f"--validate_inputs has no array for input '{port.get_any_name()}' "
+                                  f"(arrays: {', '.join(arrays) or 'none'}).")
+            feed.append(np.asarray(arrays[key]).astype(port.get_element_type().to_dtype()))
+        return feed, True
+    given = _wanted_shapes(opts, ports)
+    rng = np.random.default_rng(0)
+    feed = [_random(_concrete_shape(port, given.get(i)), port.get_element_type().to_dtype(), rng)
+            for i, port in enumerate(ports)]
+    return feed, False
+
+
+def _has_f16_weights(model) -> bool:
+    return any(op.get_type_name() == "Constant" and op.get_output_element_type(0).get_type_name() == "f16"
+               for op in model.get_ordered_ops())
+
+
+def _port_info(port) -> TensorInfo:
+    names = sorted(port.get_names())
+    name = port.get_any_name() if names else port.get_node().get_friendly_name()
+    return TensorInfo(name, names, None, None)
+
+
+def undo_preprocessing(opts, framework: str, names: list[str], x: np.ndarray) -> np.ndarray:
+    """What the source model reads when the IR reads ``x``: the preprocessing the conversion
+    embedded (extensions/front/preprocessing.py) applied in numpy, in the same order: back to
+    the source layout, channels reversed, mean subtracted, divided by the scale values and by
+    --scale."""
+    from mo.cli.preprocess_spec import ALL_INPUTS, expand_layout
+
+    def for_input(table):
+        found = next((table[n] for n in names if n in table), None)
+        return found if found is not None else table.get(ALL_INPUTS)
+    spec = for_input(opts.layouts)
+    means, scales = for_input(opts.mean_values), for_input(opts.scale_values)
+    if not (spec or means or scales or opts.scale is not None or opts.reverse_input_channels):
+        return x
+    if spec and spec.target and spec.source and spec.target != spec.source:
+        x = x.transpose([spec.target.index(c) for c in spec.source])
+    default = "NHWC" if framework == "tf" else "NCHW"
+    layout = expand_layout(spec.source, x.ndim) if spec and spec.source else (default if x.ndim == 4 else None)
+    channel = layout.index("C") if layout and "C" in layout else None
+    dtype = x.dtype
+    x = x.astype(np.float64)
+    if opts.reverse_input_channels and channel is not None and x.shape[channel] == 3:
+        x = np.flip(x, channel)
+
+    def per_channel(values):
+        arr = np.asarray(values, np.float64)
+        if arr.size == 1 or channel is None:
+            return arr.reshape(()) if arr.size == 1 else arr
+        shape = [1] * x.ndim
+        shape[channel] = arr.size
+        return arr.reshape(shape)
+    if means is not None:
+        x = x - per_channel(means)
+    if scales is not None:
+        x = x / per_channel(scales)
+    if opts.scale is not None:
+        x = x / opts.scale
+    return np.ascontiguousarray(x.astype(dtype if dtype.kind == "f" else np.float32))
+
+
+def _first_line(e: Exception) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"
+
+
+def validate_conversion(opts, result, framework: str) -> ValidationReport:
+    """Run ``result`` (IRPaths or IRModel) and the source model, and compare their outputs.
+    Raises ``ValidationFailed`` when an output differs beyond the tolerance."""
+    model = read_ir(result.xml, result.weights) if hasattr(result, "weights") else read_ir_file(result.xml)
+    feed, from_file = make_inputs(opts, model)
+    described = ", ".join(f"{shape_str(x.shape)} {x.dtype}" for x in feed)
+    ir_inputs = [_port_info(p) for p in model.inputs]
+    ir_outputs = [_port_info(p) for p in model.outputs]
+    try:
+        actual = run(compile_f32(model), feed)
+    except Exception as e:
+        raise ConversionError(f"--validate: the OpenVINO runtime could not run the IR on inputs {described}: "
+                              f"{_first_line(e)}. Give other sizes with --validate_shapes or inputs with "
+                              f"--validate_inputs.") from e
+    try:
+        source_feed = [undo_preprocessing(opts, framework, info.names or [info.name], x)
+                       for info, x in zip(ir_inputs, feed)]
+        version, expected = RUNNERS[framework](opts, ir_inputs, ir_outputs, source_feed)
+    except ConversionError:
+        raise
+    except Exception as e:
+        raise ConversionError(f"--validate: the {framework} framework could not run the model on inputs "
+                              f"{described}: {_first_line(e)}. Give other sizes with --validate_shapes or "
+                              f"inputs with --validate_inputs.") from e
+    if opts.validate_tolerance is not None:
+        tolerance, why = float(opts.validate_tolerance), "--validate_tolerance"
+    elif _has_f16_weights(model):
+        tolerance, why = FP16_TOLERANCE, ("weights compressed to fp16, which rounds each by up to 4.9e-4 of its "
+                                          "value; --compress_to_fp16=False validates at 1e-4")
+    else:
+        tolerance, why = DEFAULT_TOLERANCE, "float32 weights"
+    checks = [compare_output(info.name, a, e, tolerance) for info, a, e in zip(ir_outputs, actual, expected)]
+    shapes = [(info.name, x.shape, model.inputs[i].get_element_type().get_type_name())
+              for i, (info, x) in enumerate(zip(ir_inputs, feed))]
+    report = ValidationReport(version, shapes, checks, tolerance, why, from_file)
+    if not report.passed:
+        raise ValidationFailed(report, result)
+    return report
