@@ -227,6 +227,12 @@ class Registry:
             return None
         return fn
 
+    def framework_op_types(self, framework: str) -> list[str]:
+        """Op types of ``framework`` an extractor or a translator handles (ONNX types of other
+        domains as ``domain::Type``), sorted case-insensitively."""
+        keys = {t for fw, t in [*self.extractors, *self.translators] if fw == framework}
+        return sorted(keys, key=lambda t: (t.lower(), t))
+
     def handles(self, framework: str, op_type: str, domain: str = "") -> bool:
         """Whether an extractor or a translator is registered for the framework op type."""
         return (self.extractor(framework, op_type, domain) is not None

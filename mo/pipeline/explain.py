@@ -85,7 +85,7 @@ def list_ops(registry: Registry, framework: str | None = None, markdown: bool = 
         lines += [f"{'op':{width}s}  {'IR':22s}  defined in"]
         lines += [f"{n:{width}s}  {ir:22s}  {m}" for n, ir, m in rows]
     for fw in [framework] if framework else FRAMEWORKS:
-        keys = sorted({t for f, t in list(registry.translators) + list(registry.extractors) if f == fw})
+        keys = registry.framework_op_types(fw)
         if not keys:
             continue
         title = f"{fw} operations (front phase, before translation: node.op is '{fw}:<type>' for translated ones)"
