@@ -109,3 +109,29 @@ def test_keras_transformer_block(tmp_path):
     pb = frozen_pb(model, tf.TensorSpec((None, 10, 32), tf.float32, name="tokens"), tmp_path / "block.pb")
     run_mo("--input_model", pb, "--output_dir", str(tmp_path / "ir"))
     assert_matches(str(tmp_path / "ir" / "block.xml"), [x], expected)
+
+
+def small_unet(size: int = 32):
+    """Two down and two up levels: Conv2DTranspose upsampling and Concatenate skip connections."""
+    layers = keras.layers
+    inp = keras.Input((size, size, 3))
+    c1 = layers.Conv2D(8, 3, padding="same", activation="relu")(inp)
+    c2 = layers.Conv2D(16, 3, padding="same", activation="relu")(layers.MaxPooling2D()(c1))
+    bottom = layers.Conv2D(32, 3, padding="same", activation="relu")(layers.MaxPooling2D()(c2))
+    up2 = layers.Concatenate()([layers.Conv2DTranspose(16, 2, strides=2, padding="same")(bottom), c2])
+    c3 = layers.Conv2D(16, 3, padding="same", activation="relu")(up2)
+    up1 = layers.Concatenate()([layers.Conv2DTranspose(8, 2, strides=2, padding="valid")(c3), c1])
+    c4 = layers.Conv2D(8, 3, padding="same", activation="relu")(up1)
+    return keras.Model(inp, layers.Conv2D(2, 1)(c4))
+
+
+def test_unet_keeps_only_the_input_and_output_transposes(tmp_path):
+    """The NHWC U-Net's skip connections and transposed convolutions stay in NCHW inside: one
+    Transpose after the input and one before the output (the legacy Model Optimizer's count)."""
+    model = small_unet()
+    x = np.random.default_rng(2).uniform(-1, 1, (2, 32, 32, 3)).astype(np.float32)
+    pb = frozen_pb(model, tf.TensorSpec((None, 32, 32, 3), tf.float32, name="image"), tmp_path / "unet.pb")
+    run_mo("--input_model", pb, "--output_dir", str(tmp_path))
+    xml = str(tmp_path / "unet.xml")
+    assert_matches(xml, [x], model(x, training=False).numpy())
+    assert ir_op_types(xml).count("Transpose") <= 2

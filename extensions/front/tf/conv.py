@@ -18,6 +18,7 @@ from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
 from mo.graph.building import convert, dim, grouped_weights, i64, input_rank
+from mo.utils.types import np_dtype
 
 CONVOLUTIONS = ("Conv2D", "Conv3D", "DepthwiseConv2dNative")
 TRANSPOSED = ("Conv2DBackpropInput", "Conv3DBackpropInputV2")
@@ -98,7 +99,8 @@ def conv_backprop_input(node, b):
     With static sizes the padding of the forward convolution is given explicitly and
     output_padding makes up the rest of the requested output size; otherwise (SAME padding only)
     the spatial output size is an input and the op places the smaller half of the padding first
-    (``same_lower``), as TensorFlow does."""
+    (``same_lower``), as TensorFlow does; VALID/EXPLICIT padding then computes the natural output
+    and pads it with zeros at the end up to the requested size."""
     rank = node.rank
     n = rank - 2
     fmt = node.data_format
@@ -118,7 +120,16 @@ def conv_backprop_input(node, b):
         out = b.Gather(b.Convert(sizes, destination_type="i64"), positions, np.int64(0))
         y = b.ConvolutionBackpropData(data, filters, out, auto_pad="same_lower", name=node.name, **attrs)
     else:
-        raise ConversionError(f"{node.padding} padding needs static input and output sizes.")
+        # VALID / EXPLICIT with output sizes known only at run time: the natural output, then
+        # zeros at the end of each spatial dim up to the requested size (no input reaches them)
+        begin, end = explicit_pads(node) if node.padding == "EXPLICIT" else ([0] * n, [0] * n)
+        y = b.ConvolutionBackpropData(data, filters, auto_pad="explicit", pads_begin=begin, pads_end=end,
+                                      output_padding=[0] * n, name=f"{node.name}/natural", **attrs)
+        positions = np.array(spatial(range(rank), fmt), np.int64)
+        wanted = b.Gather(b.Convert(sizes, destination_type="i64"), positions, np.int64(0))
+        extra = b.Subtract(wanted, b.Gather(b.ShapeOf(y), np.arange(2, rank, dtype=np.int64), np.int64(0)))
+        y = b.Pad(y, np.zeros(rank, np.int64), b.Concat(np.zeros(2, np.int64), extra, axis=0),
+                  np.zeros((), np_dtype(x.data.get_dtype() or "f32")), pad_mode="constant", name=node.name)
     return [back_to_data_format(b, y, node, rank)]
 
 

@@ -60,12 +60,16 @@ def test_conv2d_transpose(tmp_path, padding, stride, out_hw):
     check_tf(tmp_path, lambda x: tf.nn.conv2d_transpose(x, w, (1, *out_hw, 2), stride, padding), [X])
 
 
-def test_conv2d_transpose_dynamic_batch(tmp_path):
-    w = random((3, 3, 2, 3), seed=5, low=-0.5, high=0.5)
+@pytest.mark.parametrize("padding, kernel, out_hw", [("SAME", 3, (18, 20)), ("VALID", 3, (19, 21)),
+                                                     ("VALID", 1, (18, 20)), ("VALID", 2, (19, 21))])
+def test_conv2d_transpose_dynamic_batch(tmp_path, padding, kernel, out_hw):
+    """Output sizes computed from the batch: VALID pads the natural output with zeros at the end
+    up to the size asked for (kernel 1, stride 2: one more row and column than the natural)."""
+    w = random((kernel, kernel, 2, 3), seed=5, low=-0.5, high=0.5)
 
     def fn(x):
-        size = tf.stack([tf.shape(x)[0], 18, 20, 2])
-        return tf.nn.conv2d_transpose(x, w, size, 2, "SAME")
+        size = tf.stack([tf.shape(x)[0], *out_hw, 2])
+        return tf.nn.conv2d_transpose(x, w, size, 2, padding)
     check_tf(tmp_path, fn, [X], dynamic_batch=True)
 
 
