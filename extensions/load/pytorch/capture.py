@@ -20,6 +20,7 @@ import os
 import sys
 import warnings
 import zipfile
+import zlib
 from typing import Any, NamedTuple
 
 from extensions.load.pytorch.debug_info import debug_info_problem
@@ -49,15 +50,16 @@ def is_torch_model(obj: Any) -> bool:
 
 def _archive_kind(path: str) -> str | None:
     """'torchscript' or 'exported' from the names inside a zip archive, None if not a zip."""
-    if not zipfile.is_zipfile(path):
-        return None
+    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError)
     try:
+        if not zipfile.is_zipfile(path):
+            return None
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
             torchscript = any(n.endswith(("constants.pkl", "/code/__torch__.py")) or "/code/__torch__/" in n
                               for n in names)
             damaged = debug_info_problem(archive) if torchscript else None
-    except (zipfile.BadZipFile, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError) as e:
+    except errors as e:
         raise InputModelError(f"'{path}' is a damaged zip archive and cannot be read as a PyTorch model "
                               f"({type(e).__name__}: {e}).") from e
     if damaged:

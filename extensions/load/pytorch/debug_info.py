@@ -54,7 +54,7 @@ def record_problem(data: bytes) -> str | None:
     try:
         record = _RecordUnpickler(io.BytesIO(data)).load()
     except Exception as e:    # any malformed pickle stream
-        return f"it is not a readable record ({type(e).__name__}: {e})"
+        return f"it is not a readable record ({e})"
     if not (isinstance(record, tuple) and len(record) == 3 and record[0] == "FORMAT_WITH_STRING_TABLE"
             and isinstance(record[1], tuple) and all(isinstance(s, str) for s in record[1])
             and isinstance(record[2], tuple)):
