@@ -150,6 +150,13 @@ class ConvolutionBase(Op):
         dilations = node.dilations or [1] * n
         pb = node.pads_begin or [0] * n
         pe = node.pads_end or [0] * n
+        for i in range(n):
+            reach = dilations[i] * (kernel[i] - 1) + 1
+            padding = pb[i] + pe[i] if node.auto_pad == "explicit" else 0
+            if node.auto_pad in ("explicit", "valid") and shape[2 + i] >= 0 and kernel[i] >= 0 \
+                    and reach > shape[2 + i] + padding:
+                raise ValueError(f"the kernel reaches {reach} along spatial dimension {i}, more than the padded "
+                                 f"input ({shape[2 + i]} + {padding})")
         return [conv_output_dim(shape[2 + i], kernel[i], strides[i], dilations[i], pb[i], pe[i], node.auto_pad)
                 for i in range(n)]
 
@@ -199,6 +206,8 @@ class GroupConvolution(ConvolutionBase):
         cls._check_ranks(x, w)
         if x is None or w is None:
             return [None]
+        if x[1] >= 0 and w[0] >= 0 and w[2] >= 0 and x[1] != w[0] * w[2]:
+            raise ValueError(f"input has {x[1]} channels but {w[0]} groups of filters expect {w[0] * w[2]}")
         out_c = w[0] * w[1] if w[0] >= 0 and w[1] >= 0 else DYN
         return [(x[0], out_c, *cls._spatial(node, x, w[3:]))]
 

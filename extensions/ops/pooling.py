@@ -41,6 +41,11 @@ class PoolBase(Op):
         ceil = node.rounding_type in ("ceil", "ceil_torch")
         spatial = []
         for i in range(n):
+            reach = dilations[i] * (kernel[i] - 1) + 1
+            padding = pb[i] + pe[i] if node.auto_pad == "explicit" else 0
+            if node.auto_pad in ("explicit", "valid") and x[2 + i] >= 0 and reach > x[2 + i] + padding:
+                raise ValueError(f"the window of {reach} along spatial dimension {i} is larger than the "
+                                 f"padded input ({x[2 + i]} + {padding})")
             d = conv_output_dim(x[2 + i], kernel[i], strides[i], dilations[i], pb[i], pe[i], node.auto_pad, ceil)
             if node.rounding_type == "ceil" and x[2 + i] >= 0 and node.auto_pad == "explicit":
                 eff = dilations[i] * (kernel[i] - 1) + 1

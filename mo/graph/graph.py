@@ -147,7 +147,7 @@ class Graph(nx.MultiDiGraph):
 
     def add_op(self, attrs: dict, node_id: str | None = None) -> "Node":
         """Add an op node with the given attributes and return it."""
-        name = attrs.get("name") or attrs.get("op", "node")
+        name = attrs.get("name") or attrs.get("op") or "node"
         node_id = node_id if node_id is not None and node_id not in self._node else self.unique_id(name)
         attrs = {"kind": "op", "name": name, **attrs}
         self.add_node(node_id, **attrs)

@@ -68,3 +68,26 @@ def test_lstm_weights_must_fit_input_and_hidden_size():
         infer_op("LSTMSequence", x, h, c, lengths, ((1, 16, 6), "f32"), r, b, hidden_size=4)
     with pytest.raises(GraphError, match="input 6 has rank 3; LSTMSequence takes rank 2"):
         infer_op("LSTMSequence", x, h, c, lengths, w, r, ((1, 16, 1), "f32"), hidden_size=4)
+
+
+def test_pooling_window_larger_than_the_padded_input_is_refused():
+    with pytest.raises(GraphError, match="window of 5 along spatial dimension 1 is larger than the padded input"):
+        infer_op("MaxPool", ((1, 3, 8, 4), "f32"), kernel=[2, 5], strides=[1, 1], pads_begin=[0, 0], pads_end=[0, 0],
+                 auto_pad="explicit")
+    (out, _) = infer_op("MaxPool", ((1, 3, 8, 4), "f32"), kernel=[2, 5], strides=[1, 1], pads_begin=[0, 1],
+                        pads_end=[0, 0], auto_pad="explicit")
+    assert out.data.get_shape() == (1, 3, 7, 1)
+
+
+def test_group_convolution_channels_must_match_the_groups():
+    with pytest.raises(GraphError, match="input has 6 channels but 2 groups of filters expect 4"):
+        infer_op("GroupConvolution", ((1, 6, 8, 8), "f32"), np.zeros((2, 3, 2, 3, 3), np.float32))
+
+
+def test_convolution_kernel_larger_than_the_padded_input_is_refused():
+    with pytest.raises(GraphError, match="kernel reaches 3 along spatial dimension 0, more than the padded input"):
+        infer_op("Convolution", ((1, 3, 0, 8), "f32"), np.zeros((4, 3, 3, 3), np.float32), pads_begin=[1, 1],
+                 pads_end=[1, 1], auto_pad="explicit")
+    (out,) = infer_op("Convolution", ((1, 3, 1, 8), "f32"), np.zeros((4, 3, 3, 3), np.float32), pads_begin=[1, 1],
+                      pads_end=[1, 1], auto_pad="explicit")
+    assert out.data.get_shape() == (1, 4, 1, 8)
