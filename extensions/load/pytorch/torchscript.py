@@ -228,9 +228,8 @@ class TorchScriptDecoder:
         if kind == "aten::list" and isinstance(ins[0], (list, tuple)):
             env[outs[0].unique()] = list(ins[0])      # a copy: later item assignments leave the source alone
             return
-        if kind == "aten::append" and isinstance(ins[0], list):
-            ins[0].append(ins[1])       # as _set_item: the list itself grows
-            env[outs[0].unique()] = ins[0]
+        if kind in _CONTAINER_WRITES and isinstance(ins[0], (list, dict)) and _is_constant(ins[1:-1]):
+            self._container_write(node, kind, ins, outs)    # the Python list / dict itself changes
             return
         if kind == "aten::_set_item":
             self._set_item(node, ins, outs)
@@ -246,9 +245,6 @@ class TorchScriptDecoder:
             return
         if kind == "prim::Loop":
             self._loop(node, ins[0], ins[1], ins[2:], outs)
-            return
-        if kind in _CONTAINER_WRITES and isinstance(ins[0], (list, dict)) and _is_constant(ins[1:-1]):
-            self._container_write(node, kind, ins, outs)
             return
         if kind in ("aten::__range_length", "aten::__derive_index") and not all(_is_constant(v) for v in ins):
             env[outs[0].unique()] = self._range_arithmetic(node, kind, ins)
