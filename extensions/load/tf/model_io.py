@@ -31,8 +31,9 @@ FRAMEWORK_PACKAGES = ("tensorflow", "keras", "tf_keras")
 class FrozenModel:
     """The nodes of a frozen GraphDef, its function library ({name: FunctionDef}), the tensors
     that are its outputs (None: found from the graph), a model name, the order of its inputs
-    (Placeholder names; None: as the GraphDef lists them) and the values of the Placeholders
-    that stand for captured variables."""
+    (Placeholder names; None: as the GraphDef lists them), the values of the nodes that stand
+    for captured variables, the op definitions ({op type: OpDef}) that its functions are read
+    with (None: TensorFlow reads them) and the names of its outputs ({tensor: name})."""
 
     nodes: list
     library: dict
@@ -40,6 +41,8 @@ class FrozenModel:
     name: str
     inputs: list[str] | None = None
     constants: dict = field(default_factory=dict)
+    op_defs: dict | None = None
+    output_names: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
@@ -82,10 +85,10 @@ def read_model(opts) -> FrozenModel:
     model = opts.input_model
     if not isinstance(model, str):
         return from_object(model)
-    if not is_graph_def_file(model):
-        import_tensorflow()
     if is_saved_model_dir(model):
         return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature)
+    if not is_graph_def_file(model):
+        import_tensorflow()
     if os.path.isdir(model):
         raise InputModelError(f"'{model}' is a folder without saved_model.pb: not a SavedModel.")
     lower = model.lower()
@@ -120,7 +123,7 @@ def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
             raise InputModelError(f"'{path}' {e}; it is truncated or of another format (give "
                                   f"--input_model_is_text for a text GraphDef).") from None
         light = None
-    if light is not None and not light.library:
+    if light is not None and not light.library.function:
         if not light.node:
             raise InputModelError(f"'{path}' is not a TensorFlow GraphDef: it has no nodes.")
         return list(light.node), {}
@@ -189,7 +192,14 @@ def captured_values(concrete) -> dict | None:
 
 
 def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:
-    import tensorflow as tf
+    """Read without TensorFlow (saved_model.py) unless the model uses what that reader does not
+    read; then loaded with TensorFlow and its signature's function frozen."""
+    from extensions.load.tf.saved_model import Unsupported, read_saved_model
+    try:
+        return read_saved_model(path, tags, signature, _stem(path))
+    except Unsupported as e:
+        logging.getLogger("mo").info("Loading the SavedModel '%s' with TensorFlow: %s.", path, e)
+    tf = import_tensorflow()
     try:
         loaded = tf.saved_model.load(path, tags=tags or None)
     except Exception as e:

@@ -211,3 +211,13 @@ def test_op_arity_table_matches_tensorflow():
         table = json.load(f)
     computed = compute_arity()
     assert {k: table.get(k) for k in computed} == computed
+
+
+def test_op_outputs_table_matches_tensorflow():
+    """extensions/load/tf/op_outputs.json is what TensorFlow's op registry says."""
+    import json
+
+    from tests.utils.tf_op_arity import OUTPUTS_TABLE, compute_outputs
+    with open(OUTPUTS_TABLE) as f:
+        table = json.load(f)
+    assert table == compute_outputs()

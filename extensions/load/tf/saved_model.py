@@ -1,0 +1,200 @@
+"""A TF2 SavedModel read without TensorFlow.
+
+``saved_model.pb`` (SavedModel -> MetaGraphDef) is parsed with the light messages of protos.py.
+The signature's outputs name the outputs of a call node of the MetaGraph's graph
+(``StatefulPartitionedCall``) whose inputs are the signature's input Placeholders followed by
+what its function captures; the object graph lists those captures
+(``concrete_functions[f].bound_inputs``: node ids of variables and constants). A variable's
+value is the checkpoint tensor that the checkpoint's own object graph (``_CHECKPOINTABLE_OBJECT_GRAPH``,
+same node ids) names for it, read as a view of the memory-mapped shard (tensor_bundle.py).
+
+The model handed on is the call node, its inputs renamed after the signature's keys and its
+captured variable handles as constants (ReadVariableOp of a constant reads it like an Identity);
+the flattener inlines the function (and what it calls) with the op definitions the MetaGraph
+lists. Anything else (TF1 SavedModels with variables in the graph, resources other than
+variables, sliced or string variables, composite signature inputs) raises Unsupported, and the
+caller loads the model with TensorFlow instead.
+"""
+from __future__ import annotations
+
+import os
+
+from extensions.load.tf.functions import CALL_OPS, op_outputs, split_ref, tensor_ref, with_defaults
+from extensions.load.tf.protos import light_class
+from extensions.load.tf.tensor_bundle import TensorBundle, UnsupportedBundle
+from mo.errors import InputModelError, OptionError
+
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+INIT_OP_SIGNATURE = "__saved_model_init_op"
+
+
+class Unsupported(Exception):
+    """The SavedModel needs TensorFlow to load (the message says why)."""
+
+
+def _parse(name: str, data: bytes, what: str):
+    message = light_class(name)()
+    try:
+        message.ParseFromString(data)
+    except Exception as e:
+        raise InputModelError(f"{what} is not a valid {name} ({type(e).__name__}: {e}).") from None
+    return message
+
+
+def meta_graph_of(path: str, tags: list[str] | None):
+    """The MetaGraphDef of ``saved_model.pb`` with ``tags`` (the only one when no tags are given)."""
+    pb = os.path.join(path, "saved_model.pb")
+    if not os.path.isfile(pb):
+        raise Unsupported("it is in text form (saved_model.pbtxt)")
+    with open(pb, "rb") as f:
+        saved = _parse("SavedModel", f.read(), f"'{pb}'")
+    metas = list(saved.meta_graphs)
+    if tags:
+        metas = [m for m in metas if set(m.meta_info_def.tags) == set(tags)]
+    if len(metas) != 1:
+        raise Unsupported(f"it has {len(metas)} MetaGraphs{' with tags ' + ','.join(tags) if tags else ''}")
+    return metas[0]
+
+
+def read_saved_model(path: str, tags: list[str] | None, signature: str | None, name: str):
+    """The FrozenModel of a SavedModel's signature; Unsupported when TensorFlow must load it."""
+    from extensions.load.tf.model_io import FrozenModel
+    meta = meta_graph_of(path, tags)
+    signatures = {k: v for k, v in meta.signature_def.items() if k != INIT_OP_SIGNATURE}
+    wanted = signature or "serving_default"
+    if wanted not in signatures:
+        if not signatures:
+            raise Unsupported("it has no signatures")
+        known = ", ".join(sorted(signatures))
+        raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
+                          f"name one with --saved_model_signature.")
+    sig = signatures[wanted]
+    if not meta.HasField("object_graph_def") or not meta.object_graph_def.nodes:
+        raise Unsupported("it has no object graph (a TF1 SavedModel)")
+    for key, info in list(sig.inputs.items()) + list(sig.outputs.items()):
+        if info.WhichOneof("encoding") != "name":
+            raise Unsupported(f"its signature's tensor '{key}' is a sparse or composite tensor")
+    op_defs = {op.name: op for op in meta.meta_info_def.stripped_op_list.op}
+    library = {f.signature.name: f for f in meta.graph_def.library.function}
+    graph = {n.name: n for n in meta.graph_def.node}
+
+    # the signature's inputs, renamed after their keys, and the nodes its outputs come from
+    renamed, infos = {}, {}
+    for key, info in sig.inputs.items():
+        node = split_ref(tensor_ref(info.name))[0]
+        if graph.get(node) is None or graph[node].op != "Placeholder":
+            raise Unsupported(f"its signature's input '{key}' is not a Placeholder")
+        renamed[node] = key if key == node or key not in graph else node
+        infos[renamed[node]] = info
+    outputs = sorted(sig.outputs)
+    output_refs = [tensor_ref(sig.outputs[k].name) for k in outputs]
+    calls = []
+    for ref in output_refs:
+        node = graph.get(split_ref(ref)[0])
+        if node is None:
+            raise InputModelError(f"The signature '{wanted}' of '{path}' returns '{ref}', which its graph does not "
+                                  f"have.")
+        if node.op not in CALL_OPS:
+            raise Unsupported(f"its signature returns the result of a {node.op} node, not of a function call")
+        if node not in calls:
+            calls.append(node)
+
+    captures = _captures(meta, calls)
+    constants = _variable_values(path, meta, captures)
+    node_class = light_class("NodeDef")
+    nodes, order = [], []
+    for call in calls:
+        for ref in call.input:
+            src = split_ref(tensor_ref(ref))[0]
+            if src in renamed and renamed[src] not in order:
+                order.append(renamed[src])
+    for new in order:
+        placeholder = node_class(name=new, op="Placeholder")
+        placeholder.attr["dtype"].type = infos[new].dtype
+        if infos[new].HasField("tensor_shape"):
+            placeholder.attr["shape"].shape.CopyFrom(infos[new].tensor_shape)
+        nodes.append(placeholder)
+    for call in calls:
+        for ref in call.input:
+            src = split_ref(tensor_ref(ref.lstrip("^")))[0]
+            if ref.startswith("^") or src in renamed or src in captures or graph[src] in nodes:
+                continue
+            if graph[src].op != "Const":
+                raise Unsupported(f"its function call reads a {graph[src].op} node of the graph")
+            nodes.append(graph[src])
+    nodes.extend(graph[handle] for handle in captures)
+    for call in calls:
+        copy = with_defaults(call, op_defs.get(call.op))
+        del copy.input[:]
+        for ref in call.input:
+            if ref.startswith("^"):
+                continue
+            src, port = split_ref(tensor_ref(ref))
+            copy.input.append(f"{renamed.get(src, src)}:{port}")
+        nodes.append(copy)
+    model = FrozenModel(nodes, library, output_refs, name, order, constants)
+    model.op_defs = op_defs
+    model.output_names = {ref: key for ref, key in zip(output_refs, outputs)}
+    _check_ops(library, op_defs)
+    return model
+
+
+def _captures(meta, calls) -> dict[str, tuple[int, object]]:
+    """{graph node feeding a captured input of a call: (object graph node id, SavedObject)}."""
+    objects = meta.object_graph_def
+    captures = {}
+    for call in calls:
+        fname = call.attr["f"].func.name
+        if fname not in objects.concrete_functions:
+            raise Unsupported(f"its object graph does not describe function '{fname}'")
+        bound = list(objects.concrete_functions[fname].bound_inputs)
+        inputs = [i for i in call.input if not i.startswith("^")]
+        if len(bound) > len(inputs):
+            raise InputModelError(f"Function '{fname}' captures {len(bound)} values but its call passes "
+                                  f"{len(inputs)} inputs: the SavedModel is corrupt.")
+        for ref, node_id in zip(inputs[len(inputs) - len(bound):], bound):
+            if not 0 <= node_id < len(objects.nodes):
+                raise InputModelError(f"Function '{fname}' captures object {node_id}, which the object graph does "
+                                      f"not have: the SavedModel is corrupt.")
+            obj = objects.nodes[node_id]
+            kind = obj.WhichOneof("kind")
+            if kind == "constant":
+                continue                        # a Const node of the graph: read as it is
+            if kind != "variable" or len(obj.variable.experimental_distributed_variable_components):
+                raise Unsupported(f"function '{fname}' captures a {kind or 'untyped object'}, not a variable")
+            captures[split_ref(tensor_ref(ref))[0]] = (node_id, obj)
+    return captures
+
+
+def _variable_values(path: str, meta, captures: dict) -> dict:
+    """{variable handle node: numpy view of its checkpoint tensor}."""
+    if not captures:
+        return {}
+    prefix = os.path.join(path, "variables", "variables")
+    if not os.path.isfile(prefix + ".index"):
+        raise InputModelError(f"The SavedModel '{path}' has variables but no checkpoint "
+                              f"('variables/variables.index' is missing).")
+    try:
+        bundle = TensorBundle(prefix)
+        checkpoint_graph = _parse("TrackableObjectGraph", bundle.string(OBJECT_GRAPH_KEY),
+                                  f"The object graph of the checkpoint of '{path}'")
+        values = {}
+        for handle, (node_id, obj) in captures.items():
+            key = None
+            if node_id < len(checkpoint_graph.nodes):
+                key = next((a.checkpoint_key for a in checkpoint_graph.nodes[node_id].attributes
+                            if a.name == "VARIABLE_VALUE"), None)
+            if key is None:
+                raise Unsupported(f"the checkpoint does not name the value of variable '{obj.variable.name}'")
+            values[handle] = bundle.tensor(key)
+    except UnsupportedBundle as e:
+        raise Unsupported(str(e)) from None
+    return values
+
+
+def _check_ops(library: dict, op_defs: dict) -> None:
+    """Every op type the functions use is defined (the op list or a function)."""
+    for fdef in library.values():
+        for nd in fdef.node_def:
+            if nd.op not in op_defs and nd.op not in library and nd.op not in op_outputs():
+                raise Unsupported(f"its op list lacks the definition of '{nd.op}'")

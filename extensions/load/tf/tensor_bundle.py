@@ -1,0 +1,162 @@
+"""A TensorFlow checkpoint (tensor bundle) read without TensorFlow.
+
+``<prefix>.index`` is a table in LevelDB's SSTable format (blocks of prefix-compressed key/value
+entries, an index block, and a 48-byte footer ending with the table's magic number) whose keys are
+checkpoint keys and whose values are BundleEntryProto (tensor_bundle.proto); key "" holds the
+BundleHeaderProto. An entry names its shard (``<prefix>.data-0000i-of-0000N``), the byte offset and
+size of the tensor there, its element type and shape. Tensors are read as numpy views over
+memory-mapped shards: nothing is copied, pages are read when the IR is written.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+
+import numpy as np
+
+from extensions.load.tf.protos import light_class
+from extensions.load.tf.tensors import element_type_of, shape_of
+from mo.errors import InputModelError
+from mo.utils.types import np_dtype
+
+TABLE_MAGIC = 0xDB4775248B80FB57
+FOOTER_SIZE = 48
+
+
+class UnsupportedBundle(Exception):
+    """The bundle uses something this reader does not read (compression, sliced or string
+    variables); the caller falls back to TensorFlow."""
+
+
+def _varint(data, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        if pos >= len(data):
+            raise InputModelError("a varint runs past the end of its block")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return result, pos
+        shift += 7
+
+
+def _block(data: bytes, offset: int, size: int, path: str) -> bytes:
+    """The contents of a block (its trailer: one compression byte and a CRC32C)."""
+    if offset + size + 5 > len(data):
+        raise InputModelError(f"'{path}' is truncated: a block ends past the end of the file.")
+    kind = data[offset + size]
+    if kind != 0:
+        raise UnsupportedBundle(f"'{path}' has blocks compressed with method {kind}")
+    return data[offset:offset + size]
+
+
+def _entries(block: bytes):
+    """(key, value) of a block's entries: each shares a prefix with the previous key."""
+    if len(block) < 4:
+        raise InputModelError("a block is shorter than its restart count")
+    restarts = struct.unpack_from("<I", block, len(block) - 4)[0]
+    limit = len(block) - 4 - 4 * restarts
+    pos, key = 0, b""
+    while pos < limit:
+        shared, pos = _varint(block, pos)
+        own, pos = _varint(block, pos)
+        length, pos = _varint(block, pos)
+        key = key[:shared] + block[pos:pos + own]
+        pos += own
+        yield key, block[pos:pos + length]
+        pos += length
+
+
+def read_table(path: str) -> dict[bytes, bytes]:
+    """{key: value} of an SSTable file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < FOOTER_SIZE or struct.unpack_from("<Q", data, len(data) - 8)[0] != TABLE_MAGIC:
+        raise InputModelError(f"'{path}' is not a TensorFlow checkpoint index (no table footer).")
+    footer = data[-FOOTER_SIZE:]
+    _, pos = _varint(footer, 0)              # metaindex handle: unused
+    _, pos = _varint(footer, pos)
+    index_offset, pos = _varint(footer, pos)
+    index_size, pos = _varint(footer, pos)
+    table = {}
+    for _, handle in _entries(_block(data, index_offset, index_size, path)):
+        offset, p = _varint(handle, 0)
+        size, _ = _varint(handle, p)
+        table.update(_entries(_block(data, offset, size, path)))
+    return table
+
+
+class TensorBundle:
+    """The tensors of a checkpoint ``prefix`` (``.../variables/variables``)."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        index = prefix + ".index"
+        try:
+            raw = read_table(index)
+        except InputModelError as e:
+            raise InputModelError(f"Cannot read the checkpoint '{prefix}': {e}") from None
+        header = light_class("BundleHeaderProto")()
+        header.ParseFromString(raw.pop(b"", b""))
+        if header.endianness != 0:
+            raise UnsupportedBundle(f"'{index}' holds big-endian tensors")
+        self.num_shards = max(header.num_shards, 1)
+        entry_class = light_class("BundleEntryProto")
+        self.entries = {}
+        for key, value in raw.items():
+            entry = entry_class()
+            entry.ParseFromString(value)
+            self.entries[key.decode("utf-8", "replace")] = entry
+        self._maps: dict[int, mmap.mmap | bytes] = {}
+
+    def _shard(self, shard: int):
+        if shard not in self._maps:
+            path = f"{self.prefix}.data-{shard:05d}-of-{self.num_shards:05d}"
+            if not os.path.isfile(path):
+                raise InputModelError(f"The checkpoint shard '{path}' is missing.")
+            with open(path, "rb") as f:
+                self._maps[shard] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if os.path.getsize(path) else b""
+        return self._maps[shard]
+
+    def _bytes_of(self, key: str):
+        entry = self.entries[key]
+        data = self._shard(entry.shard_id)
+        if entry.offset + entry.size > len(data):
+            raise InputModelError(f"The checkpoint tensor '{key}' ends past the end of its shard: the checkpoint "
+                                  f"is truncated.")
+        return entry, data
+
+    def tensor(self, key: str) -> np.ndarray:
+        """A numpy view (read-only) of the tensor under ``key``."""
+        if key not in self.entries:
+            raise InputModelError(f"The checkpoint '{self.prefix}' has no tensor '{key}'.")
+        entry, data = self._bytes_of(key)
+        if entry.slices:
+            raise UnsupportedBundle(f"the checkpoint tensor '{key}' is saved in slices")
+        et = element_type_of(entry.dtype, f" of checkpoint tensor '{key}'")
+        if et in (None, "string"):
+            raise UnsupportedBundle(f"the checkpoint tensor '{key}' holds {et or 'handles'}")
+        shape = shape_of(entry.shape) or ()
+        count = int(np.prod(shape, dtype=np.int64))
+        dtype = np.dtype(np.uint16) if et == "bf16" else np_dtype(et)
+        if entry.size != count * dtype.itemsize:
+            raise InputModelError(f"The checkpoint tensor '{key}' has {entry.size} bytes but its shape "
+                                  f"{list(shape)} needs {count * dtype.itemsize}: the checkpoint is corrupt.")
+        value = np.frombuffer(data, dtype=dtype, count=count, offset=entry.offset).reshape(shape)
+        if et == "bf16":                       # held in f32, as tensors.py does
+            value = (value.astype(np.uint32) << 16).view(np.float32)
+        return value
+
+    def string(self, key: str) -> bytes:
+        """The value of a scalar string tensor (the checkpoint's object graph): the length as a
+        varint, a 4-byte checksum of the lengths, then the bytes."""
+        if key not in self.entries:
+            raise UnsupportedBundle(f"the checkpoint has no '{key}'")
+        entry, data = self._bytes_of(key)
+        if element_type_of(entry.dtype) != "string" or shape_of(entry.shape):
+            raise UnsupportedBundle(f"the checkpoint's '{key}' is not a scalar string")
+        raw = bytes(data[entry.offset:entry.offset + entry.size])
+        length, pos = _varint(raw, 0)
+        return raw[pos + 4:pos + 4 + length]
