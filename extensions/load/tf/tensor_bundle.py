@@ -5,7 +5,8 @@ entries, an index block, and a 48-byte footer ending with the table's magic numb
 checkpoint keys and whose values are BundleEntryProto (tensor_bundle.proto); key "" holds the
 BundleHeaderProto. An entry names its shard (``<prefix>.data-0000i-of-0000N``), the byte offset and
 size of the tensor there, its element type and shape. Tensors are read as numpy views over
-memory-mapped shards: nothing is copied, pages are read when the IR is written.
+memory-mapped shards (one mapping a tensor): nothing is copied, pages are read when the IR is
+written.
 """
 from __future__ import annotations
 
@@ -109,30 +110,34 @@ class TensorBundle:
             entry = entry_class()
             entry.ParseFromString(value)
             self.entries[key.decode("utf-8", "replace")] = entry
-        self._maps: dict[int, mmap.mmap | bytes] = {}
 
-    def _shard(self, shard: int):
-        if shard not in self._maps:
-            path = f"{self.prefix}.data-{shard:05d}-of-{self.num_shards:05d}"
-            if not os.path.isfile(path):
-                raise InputModelError(f"The checkpoint shard '{path}' is missing.")
-            with open(path, "rb") as f:
-                self._maps[shard] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if os.path.getsize(path) else b""
-        return self._maps[shard]
+    def _shard_path(self, shard: int) -> str:
+        path = f"{self.prefix}.data-{shard:05d}-of-{self.num_shards:05d}"
+        if not os.path.isfile(path):
+            raise InputModelError(f"The checkpoint shard '{path}' is missing.")
+        return path
 
-    def _bytes_of(self, key: str):
+    def _bytes_of(self, key: str) -> tuple[object, object, int]:
+        """(entry, a read-only buffer holding the tensor, the tensor's offset in it). Each tensor
+        maps its own pages, so the pages of a tensor the conversion replaces (folded into
+        another) are let go with the last view of it."""
         entry = self.entries[key]
-        data = self._shard(entry.shard_id)
-        if entry.offset + entry.size > len(data):
+        path = self._shard_path(entry.shard_id)
+        if entry.offset + entry.size > os.path.getsize(path):
             raise InputModelError(f"The checkpoint tensor '{key}' ends past the end of its shard: the checkpoint "
                                   f"is truncated.")
-        return entry, data
+        if entry.size == 0:
+            return entry, b"", 0
+        start = entry.offset - entry.offset % mmap.ALLOCATIONGRANULARITY
+        with open(path, "rb") as f:
+            data = mmap.mmap(f.fileno(), entry.offset + entry.size - start, offset=start, access=mmap.ACCESS_READ)
+        return entry, data, entry.offset - start
 
     def tensor(self, key: str) -> np.ndarray:
         """A numpy view (read-only) of the tensor under ``key``."""
         if key not in self.entries:
             raise InputModelError(f"The checkpoint '{self.prefix}' has no tensor '{key}'.")
-        entry, data = self._bytes_of(key)
+        entry, data, offset = self._bytes_of(key)
         if entry.slices:
             raise UnsupportedBundle(f"the checkpoint tensor '{key}' is saved in slices")
         et = element_type_of(entry.dtype, f" of checkpoint tensor '{key}'")
@@ -144,7 +149,7 @@ class TensorBundle:
         if entry.size != count * dtype.itemsize:
             raise InputModelError(f"The checkpoint tensor '{key}' has {entry.size} bytes but its shape "
                                   f"{list(shape)} needs {count * dtype.itemsize}: the checkpoint is corrupt.")
-        value = np.frombuffer(data, dtype=dtype, count=count, offset=entry.offset).reshape(shape)
+        value = np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(shape)
         if et == "bf16":                       # held in f32, as tensors.py does
             value = (value.astype(np.uint32) << 16).view(np.float32)
         return value
@@ -154,9 +159,9 @@ class TensorBundle:
         varint, a 4-byte checksum of the lengths, then the bytes."""
         if key not in self.entries:
             raise UnsupportedBundle(f"the checkpoint has no '{key}'")
-        entry, data = self._bytes_of(key)
+        entry, data, offset = self._bytes_of(key)
         if element_type_of(entry.dtype) != "string" or shape_of(entry.shape):
             raise UnsupportedBundle(f"the checkpoint's '{key}' is not a scalar string")
-        raw = bytes(data[entry.offset:entry.offset + entry.size])
+        raw = bytes(data[offset:offset + entry.size])
         length, pos = _varint(raw, 0)
         return raw[pos + 4:pos + 4 + length]
