@@ -5,8 +5,9 @@ Builds ``keras.applications.ResNet50(weights=None)`` (random weights, about 100 
 process and writes it with ``Model.export`` (the signature ``serving_default``), then converts it
 with ``python mo.py --saved_model_dir`` and with ``ovc`` (when the openvino package is installed)
 as whole processes, ``--repeat`` times each with float32 weights kept, and prints wall time, peak
-resident memory (rusage of each child), the IR's layer count and the peak's ratio to the
-checkpoint's size, and whether mo's run imported TensorFlow (its log says when it falls back).
+resident memory (rusage of each child), the IR's layer count and the peak's ratio to the size of
+the weights (mo's float32 .bin; the checkpoint of ``Model.export`` holds every variable twice),
+and whether mo's run imported TensorFlow (its log says when it falls back).
 
     python benchmarks/convert_saved_model.py [--repeat 3]
 """
@@ -50,8 +51,7 @@ def main() -> None:
         return
     os.makedirs(args.workdir, exist_ok=True)
     saved = build_in_child(__file__, args.workdir)
-    weights = checkpoint_mib(saved)
-    print(f"model: SavedModel {saved}, checkpoint {weights:.0f} MiB")
+    print(f"model: SavedModel {saved}, checkpoint {checkpoint_mib(saved):.0f} MiB")
     out = tempfile.mkdtemp(prefix="mo_bench_sm_")
     probe = ("import runpy, sys; sys.argv = sys.argv[1:]; "
              "exec('try:\\n runpy.run_path(sys.argv[0], run_name=\"__main__\")\\nexcept SystemExit: pass'); "
@@ -65,12 +65,15 @@ def main() -> None:
         runs["ovc"] = ([ovc, saved, "--output_model", xml, "--compress_to_fp16=False"], xml)
     print(f"{'converter':10s} {'best wall s':>12s} {'median wall s':>14s} {'peak RSS MiB':>13s} "
           f"{'peak/weights':>13s} {'IR layers':>10s}")
+    weights = None
     for label, (cmd, xml) in runs.items():
         measured = [run_measured(cmd) for _ in range(args.repeat)]
+        weights = weights or os.path.getsize(xml[:-4] + ".bin") / 2 ** 20
         walls = sorted(m[0] for m in measured)
         peak = max(m[1] for m in measured)
         print(f"{label:10s} {walls[0]:12.2f} {walls[len(walls) // 2]:14.2f} {peak:13.0f} {peak / weights:13.2f} "
               f"{layer_count(xml):10d}")
+    print(f"weights: {weights:.0f} MiB")
     import subprocess
     check = subprocess.run([sys.executable, "-c", probe, os.path.join(ROOT, "mo.py"), *mo_args],
                            capture_output=True, text=True)
