@@ -1,7 +1,7 @@
 """TensorFlow loader: any TensorFlow model form (see model_io) -> op-form Graph.
 
-TensorFlow is imported only when a TensorFlow model needs it: a frozen GraphDef without functions
-is read without it (extensions/load/tf/protos.py).
+TensorFlow is imported only when a TensorFlow model needs it: GraphDefs and TF2 SavedModels are
+read without it (extensions/load/tf/protos.py, saved_model.py).
 """
 from __future__ import annotations
 

@@ -9,8 +9,11 @@
 * ``tf.function`` with an input signature, a concrete function, or a ``tf.Module`` whose
   ``__call__`` is such a function.
 
-Variables are frozen with TensorFlow's own conversion, keeping functional control flow
-(While/If with function bodies) as it is.
+GraphDefs (with their function libraries) and TF2 SavedModels are read without TensorFlow
+(protos.py, saved_model.py, tensor_bundle.py); TensorFlow is imported for Keras files, MetaGraphs,
+Python objects, and the SavedModels and GraphDefs that use what the light readers do not read
+(logged with the reason). Variables are then frozen with TensorFlow's own conversion, keeping
+functional control flow (While/If with function bodies) as it is.
 """
 from __future__ import annotations
 
@@ -97,8 +100,7 @@ def read_model(opts) -> FrozenModel:
     if lower.endswith(".meta"):
         return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
-    nodes, library = read_graph_def(model, text)
-    return FrozenModel(nodes, library, None, _stem(model))
+    return read_graph_def(model, text)
 
 
 def is_graph_def_file(path: str) -> bool:
@@ -109,10 +111,13 @@ def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(os.path.normpath(path)))[0] or "model"
 
 
-def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
-    """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
-    naming it. Read with the light reader, and again with TensorFlow when the graph has
-    functions (or, in text form, fields the light reader does not know)."""
+def read_graph_def(path: str, text: bool) -> FrozenModel:
+    """The model of a GraphDef file; a broken file is one InputModelError naming it. Read with
+    the light reader; its function bodies are read with the op definitions of TensorFlow's op
+    registry that op_outputs.json records. Read again with TensorFlow when a function uses an op
+    that table does not know (or, in text form, the file has fields the light reader does not
+    know)."""
+    from extensions.load.tf.functions import op_outputs
     from extensions.load.tf.protos import graph_def_class
     with open(path, "rb") as f:
         data = f.read()
@@ -123,10 +128,16 @@ def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
             raise InputModelError(f"'{path}' {e}; it is truncated or of another format (give "
                                   f"--input_model_is_text for a text GraphDef).") from None
         light = None
-    if light is not None and not light.library.function:
+    if light is not None:
         if not light.node:
             raise InputModelError(f"'{path}' is not a TensorFlow GraphDef: it has no nodes.")
-        return list(light.node), {}
+        library = {f.signature.name: f for f in light.library.function}
+        unknown = sorted({nd.op for f in library.values() for nd in f.node_def
+                          if nd.op not in library and nd.op not in op_outputs()})
+        if not unknown:
+            return FrozenModel(list(light.node), library, None, _stem(path), op_defs={})
+        logging.getLogger("mo").info("Reading the functions of '%s' with TensorFlow: they use op types it "
+                                     "alone defines (%s).", path, ", ".join(unknown[:5]))
     del light
     import_tensorflow()
     from tensorflow.core.framework.graph_pb2 import GraphDef
@@ -134,8 +145,7 @@ def read_graph_def(path: str, text: bool) -> tuple[list, dict]:
         graph_def = _parse(GraphDef(), data, text)
     except InputModelError as e:
         raise InputModelError(f"'{path}' {e}.") from None
-    model = FrozenModel.of(graph_def, None, _stem(path))
-    return model.nodes, model.library
+    return FrozenModel.of(graph_def, None, _stem(path))
 
 
 def _parse(message, data: bytes, text: bool):

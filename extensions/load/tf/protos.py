@@ -1,16 +1,13 @@
-"""A light GraphDef reader that does not import TensorFlow.
+"""Light TensorFlow protobuf messages, read without importing TensorFlow.
 
-Importing TensorFlow takes seconds and half a gigabyte; a frozen GraphDef without functions needs
-none of it. The message types below follow the field numbers of TensorFlow's public
-graph.proto, node_def.proto, attr_value.proto, tensor.proto and tensor_shape.proto (only the
-fields the converter reads) and live in a private descriptor pool, so they never clash with
-TensorFlow's own classes. A GraphDef with a function library is read again with TensorFlow (see
-model_io.read_graph_def): without the OpDefs of its ops its function bodies cannot be read.
-
-A SavedModel brings those OpDefs (MetaInfoDef.stripped_op_list), so it is read with these
-messages too: saved_model.proto, meta_graph.proto, function.proto, op_def.proto,
-saved_object_graph.proto, struct.proto (TensorInfo), trackable_object_graph.proto and
-tensor_bundle.proto (see saved_model.py and tensor_bundle.py).
+Importing TensorFlow takes seconds and half a gigabyte; reading a GraphDef or a SavedModel needs
+none of it. The message types below follow the field numbers of TensorFlow's public .proto
+files (only the fields the converter reads) and live in a private descriptor pool, so they never
+clash with TensorFlow's own classes: graph.proto, node_def.proto, attr_value.proto, tensor.proto,
+tensor_shape.proto, function.proto and op_def.proto for GraphDefs and their function libraries;
+saved_model.proto, meta_graph.proto, struct.proto (TensorInfo), saved_object_graph.proto,
+trackable_object_graph.proto and tensor_bundle.proto for SavedModels (saved_model.py,
+tensor_bundle.py).
 """
 from __future__ import annotations
 
