@@ -175,6 +175,7 @@ def _saved_model_messages(f) -> None:
                                ("name", 6, S, False, None),
                                ("experimental_distributed_variable_components", 8, B, True, None))),
             ("SavedConstant", (("operation", 1, S, False, None),)),
+            ("SavedFunction", (("concrete_functions", 1, S, True, None),)),
             ("SavedConcreteFunction", (("bound_inputs", 2, I32, True, None),)),
             ("SavedModel", (("saved_model_schema_version", 1, I64, False, None),
                             ("meta_graphs", 2, M, True, "MetaGraphDef"))),
@@ -193,7 +194,7 @@ def _saved_model_messages(f) -> None:
     saved = f.message_type.add(name="SavedObject")
     saved.oneof_decl.add(name="kind")
     _field(saved, "children", 1, M, True, "ObjectReference")
-    for name, number, type_name in (("user_object", 4, None), ("asset", 5, None), ("function", 6, None),
+    for name, number, type_name in (("user_object", 4, None), ("asset", 5, None), ("function", 6, "SavedFunction"),
                                     ("variable", 7, "SavedVariable"), ("bare_concrete_function", 8, None),
                                     ("constant", 9, "SavedConstant"), ("resource", 10, None),
                                     ("captured_tensor", 12, None)):

@@ -8,12 +8,17 @@ what its function captures; the object graph lists those captures
 value is the checkpoint tensor that the checkpoint's own object graph (``_CHECKPOINTABLE_OBJECT_GRAPH``,
 same node ids) names for it, read as a view of the memory-mapped shard (tensor_bundle.py).
 
+A SavedModel without signatures is read through its root object's ``__call__`` function (when it
+has one concrete function): a call node is made for it, with Placeholders named after the
+function's arguments (``_user_specified_name``) and its captures; its outputs are ``output_<i>``.
+
 The model handed on is the call node, its inputs renamed after the signature's keys and its
 captured variable handles as constants (ReadVariableOp of a constant reads it like an Identity);
 the flattener inlines the function (and what it calls) with the op definitions the MetaGraph
-lists. Anything else (TF1 SavedModels with variables in the graph, resources other than
-variables, sliced or string variables, composite signature inputs) raises Unsupported, and the
-caller loads the model with TensorFlow instead.
+lists. Anything else (TF1 SavedModels, resources other than variables, variables created inside
+functions, sliced or string variables, composite signature tensors, compressed checkpoint
+indexes, saved_model.pbtxt) raises Unsupported, and the caller loads the model with TensorFlow
+instead, logging why.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from mo.errors import InputModelError, OptionError
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 INIT_OP_SIGNATURE = "__saved_model_init_op"
+VARIABLE_OPS = ("VarHandleOp", "VariableV2", "Variable")
 
 
 class Unsupported(Exception):
@@ -62,21 +68,19 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
     meta = meta_graph_of(path, tags)
     signatures = {k: v for k, v in meta.signature_def.items() if k != INIT_OP_SIGNATURE}
     wanted = signature or "serving_default"
-    if wanted not in signatures:
-        if not signatures:
-            raise Unsupported("it has no signatures")
-        known = ", ".join(sorted(signatures))
+    if wanted not in signatures and (signatures or signature is not None):
+        known = ", ".join(sorted(signatures)) or "none"
         raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
                           f"name one with --saved_model_signature.")
-    sig = signatures[wanted]
     if not meta.HasField("object_graph_def") or not meta.object_graph_def.nodes:
         raise Unsupported("it has no object graph (a TF1 SavedModel)")
-    for key, info in list(sig.inputs.items()) + list(sig.outputs.items()):
-        if info.WhichOneof("encoding") != "name":
-            raise Unsupported(f"its signature's tensor '{key}' is a sparse or composite tensor")
     op_defs = {op.name: op for op in meta.meta_info_def.stripped_op_list.op}
     library = {f.signature.name: f for f in meta.graph_def.library.function}
     graph = {n.name: n for n in meta.graph_def.node}
+    sig = signatures[wanted] if wanted in signatures else _module_call(meta, library, graph)
+    for key, info in list(sig.inputs.items()) + list(sig.outputs.items()):
+        if info.WhichOneof("encoding") != "name":
+            raise Unsupported(f"its signature's tensor '{key}' is a sparse or composite tensor")
 
     # the signature's inputs, renamed after their keys, and the nodes its outputs come from
     renamed, infos = {}, {}
@@ -139,6 +143,62 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
     return model
 
 
+def _module_call(meta, library: dict, graph: dict):
+    """A signature for the root object's ``__call__`` function (a SavedModel without signatures):
+    a call node added to ``graph`` that passes Placeholders named after the function's arguments
+    and the function's captures; outputs ``output_<i>``."""
+    objects = meta.object_graph_def
+    call = next((objects.nodes[c.node_id] for c in objects.nodes[0].children
+                 if c.local_name == "__call__" and 0 <= c.node_id < len(objects.nodes)), None)
+    if call is None or call.WhichOneof("kind") != "function" or len(call.function.concrete_functions) != 1:
+        raise Unsupported("it has no signatures and no __call__ function with one input signature")
+    fname = call.function.concrete_functions[0]
+    if fname not in library or fname not in objects.concrete_functions:
+        raise Unsupported(f"it does not describe its __call__ function '{fname}'")
+    fdef = library[fname]
+    bound = list(objects.concrete_functions[fname].bound_inputs)
+    args = list(fdef.signature.input_arg)
+    if len(bound) > len(args):
+        raise InputModelError(f"Function '{fname}' captures {len(bound)} values but takes {len(args)} arguments: "
+                              f"the SavedModel is corrupt.")
+    node_class, info_class = light_class("NodeDef"), light_class("TensorInfo")
+    sig = light_class("SignatureDef")()
+    node = node_class(name=_unused("StatefulPartitionedCall", graph), op="StatefulPartitionedCall")
+    node.attr["f"].func.name = fname
+    for i, arg in enumerate(args[:len(args) - len(bound)]):
+        attrs = fdef.arg_attr[i].attr if i in fdef.arg_attr else {}
+        key = attrs["_user_specified_name"].s.decode() if "_user_specified_name" in attrs else arg.name
+        key = _unused(key, graph)
+        graph[key] = node_class(name=key, op="Placeholder")
+        info = info_class(name=f"{key}:0", dtype=arg.type)
+        shapes = attrs["_output_shapes"].list.shape if "_output_shapes" in attrs else ()
+        if len(shapes) == 1:
+            info.tensor_shape.CopyFrom(shapes[0])
+        sig.inputs[key].CopyFrom(info)
+        node.input.append(f"{key}:0")
+    for node_id in bound:
+        obj = objects.nodes[node_id] if 0 <= node_id < len(objects.nodes) else None
+        if obj is not None and obj.WhichOneof("kind") == "constant" and obj.constant.operation in graph:
+            node.input.append(f"{obj.constant.operation}:0")
+            continue
+        handle = _unused(f"captured_{node_id}", graph)
+        graph[handle] = node_class(name=handle, op="VarHandleOp")
+        node.input.append(f"{handle}:0")
+    graph[node.name] = node
+    for i in range(len(fdef.signature.output_arg)):
+        sig.outputs[f"output_{i}"].CopyFrom(info_class(name=f"{node.name}:{i}"))
+    return sig
+
+
+def _unused(name: str, graph: dict) -> str:
+    """``name``, or with a numeric suffix when the graph has a node so named."""
+    k, candidate = 0, name
+    while candidate in graph:
+        k += 1
+        candidate = f"{name}_{k}"
+    return candidate
+
+
 def _captures(meta, calls) -> dict[str, tuple[int, object]]:
     """{graph node feeding a captured input of a call: (object graph node id, SavedObject)}."""
     objects = meta.object_graph_def
@@ -198,3 +258,5 @@ def _check_ops(library: dict, op_defs: dict) -> None:
         for nd in fdef.node_def:
             if nd.op not in op_defs and nd.op not in library and nd.op not in op_outputs():
                 raise Unsupported(f"its op list lacks the definition of '{nd.op}'")
+            if nd.op in VARIABLE_OPS:
+                raise Unsupported(f"function '{fdef.signature.name}' creates a variable ({nd.op})")

@@ -122,8 +122,11 @@ class TensorBundle:
         maps its own pages, so the pages of a tensor the conversion replaces (folded into
         another) are let go with the last view of it."""
         entry = self.entries[key]
+        if not 0 <= entry.shard_id < self.num_shards:
+            raise InputModelError(f"The checkpoint tensor '{key}' is in shard {entry.shard_id} of "
+                                  f"{self.num_shards}: the checkpoint is corrupt.")
         path = self._shard_path(entry.shard_id)
-        if entry.offset + entry.size > os.path.getsize(path):
+        if entry.offset < 0 or entry.size < 0 or entry.offset + entry.size > os.path.getsize(path):
             raise InputModelError(f"The checkpoint tensor '{key}' ends past the end of its shard: the checkpoint "
                                   f"is truncated.")
         if entry.size == 0:

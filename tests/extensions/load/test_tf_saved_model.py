@@ -85,6 +85,22 @@ def test_module_variable_read_several_times_and_two_signatures(tmp_path):
     check(tmp_path / "b", path, {"x": x, "scale": np.float32(1.5)}, signature="scaled", saved_model_signature="scaled")
 
 
+def test_module_without_signatures_converts_its_call_function(tmp_path):
+    """No signature: the root object's __call__ (its one concrete function) is converted; inputs
+    are named after its arguments, outputs output_<i>."""
+    module = ReadTwice()
+    path = str(tmp_path / "module")
+    tf.saved_model.save(module, path)
+    assert not tf.saved_model.load(path).signatures
+    xml, child = convert_in_child(path, tmp_path / "ir")
+    assert not child["tensorflow"], child
+    x = random((2, 4), seed=3)
+    model = core().read_model(xml)
+    assert [i.get_any_name() for i in model.inputs] == ["x"]
+    assert "output_0" in model.outputs[0].get_names()
+    assert_close(run_ir(xml, [x]), [module(x)["y"].numpy()])
+
+
 def sharded_module(path: str, max_shard_size: int) -> None:
     module = tf.Module()
     module.weights = [tf.Variable(random((64, 64), seed=k)) for k in range(4)]
@@ -147,3 +163,24 @@ def test_keras_models(tmp_path, kind, writer):
     signature = tf.saved_model.load(path).signatures["serving_default"]
     name = next(iter(signature.structured_input_signature[1]))
     check(tmp_path, path, {name: random(INPUT_SHAPES[kind], seed=4)}, rtol=1e-3, atol=1e-3)
+
+
+def test_broken_checkpoint_is_one_clear_error(tmp_path):
+    module = ReadTwice()
+    path = str(tmp_path / "module")
+    tf.saved_model.save(module, path, signatures={"serving_default": module.__call__})
+    from mo import convert_model
+    from mo.errors import InputModelError
+    shard = os.path.join(path, "variables", "variables.data-00000-of-00001")
+    with open(shard, "r+b") as f:
+        f.truncate(8)
+    with pytest.raises(InputModelError, match="past the end of its shard"):
+        convert_model(saved_model_dir=path, output_dir=str(tmp_path / "a"))
+    os.remove(shard)
+    with pytest.raises(InputModelError, match="shard .* is missing"):
+        convert_model(saved_model_dir=path, output_dir=str(tmp_path / "b"))
+    index = os.path.join(path, "variables", "variables.index")
+    with open(index, "wb") as f:
+        f.write(b"not a table")
+    with pytest.raises(InputModelError, match="not a TensorFlow checkpoint index"):
+        convert_model(saved_model_dir=path, output_dir=str(tmp_path / "c"))
