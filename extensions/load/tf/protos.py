@@ -225,3 +225,15 @@ def light_class(name: str):
 def graph_def_class():
     """The light GraphDef message class (built once per process)."""
     return light_class("GraphDef")
+
+
+def parse_light(name: str, data: bytes, what: str):
+    """A light message ``name`` parsed from ``data``; damaged data is one InputModelError about
+    ``what``."""
+    from mo.errors import InputModelError
+    message = light_class(name)()
+    try:
+        message.ParseFromString(data)
+    except Exception as e:
+        raise InputModelError(f"{what} is not a valid {name} ({type(e).__name__}: {e}).") from None
+    return message

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 from extensions.load.tf.functions import CALL_OPS, op_outputs, split_ref, tensor_ref, with_defaults
-from extensions.load.tf.protos import light_class
+from extensions.load.tf.protos import light_class, parse_light
 from extensions.load.tf.tensor_bundle import TensorBundle, UnsupportedBundle
 from mo.errors import InputModelError, OptionError
 
@@ -38,22 +38,13 @@ class Unsupported(Exception):
     """The SavedModel needs TensorFlow to load (the message says why)."""
 
 
-def _parse(name: str, data: bytes, what: str):
-    message = light_class(name)()
-    try:
-        message.ParseFromString(data)
-    except Exception as e:
-        raise InputModelError(f"{what} is not a valid {name} ({type(e).__name__}: {e}).") from None
-    return message
-
-
 def meta_graph_of(path: str, tags: list[str] | None):
     """The MetaGraphDef of ``saved_model.pb`` with ``tags`` (the only one when no tags are given)."""
     pb = os.path.join(path, "saved_model.pb")
     if not os.path.isfile(pb):
         raise Unsupported("it is in text form (saved_model.pbtxt)")
     with open(pb, "rb") as f:
-        saved = _parse("SavedModel", f.read(), f"'{pb}'")
+        saved = parse_light("SavedModel", f.read(), f"'{pb}'")
     metas = list(saved.meta_graphs)
     if tags:
         metas = [m for m in metas if set(m.meta_info_def.tags) == set(tags)]
@@ -103,6 +94,11 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
         if node not in calls:
             calls.append(node)
 
+    for call in calls:
+        missing = [i for i in call.input if split_ref(tensor_ref(i.lstrip("^")))[0] not in graph]
+        if missing:
+            raise InputModelError(f"Node '{call.name}' of '{path}' reads '{missing[0]}', which its graph does not "
+                                  f"have: the SavedModel is corrupt.")
     captures = _captures(meta, calls)
     constants = _variable_values(path, meta, captures)
     node_class = light_class("NodeDef")
@@ -236,7 +232,7 @@ def _variable_values(path: str, meta, captures: dict) -> dict:
                               f"('variables/variables.index' is missing).")
     try:
         bundle = TensorBundle(prefix)
-        checkpoint_graph = _parse("TrackableObjectGraph", bundle.string(OBJECT_GRAPH_KEY),
+        checkpoint_graph = parse_light("TrackableObjectGraph", bundle.string(OBJECT_GRAPH_KEY),
                                   f"The object graph of the checkpoint of '{path}'")
         values = {}
         for handle, (node_id, obj) in captures.items():

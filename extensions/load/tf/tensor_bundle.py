@@ -16,7 +16,7 @@ import struct
 
 import numpy as np
 
-from extensions.load.tf.protos import light_class
+from extensions.load.tf.protos import parse_light
 from extensions.load.tf.tensors import element_type_of, shape_of
 from mo.errors import InputModelError
 from mo.utils.types import np_dtype
@@ -99,17 +99,13 @@ class TensorBundle:
             raw = read_table(index)
         except InputModelError as e:
             raise InputModelError(f"Cannot read the checkpoint '{prefix}': {e}") from None
-        header = light_class("BundleHeaderProto")()
-        header.ParseFromString(raw.pop(b"", b""))
+        what = f"An entry of the checkpoint index '{index}'"
+        header = parse_light("BundleHeaderProto", raw.pop(b"", b""), what)
         if header.endianness != 0:
             raise UnsupportedBundle(f"'{index}' holds big-endian tensors")
         self.num_shards = max(header.num_shards, 1)
-        entry_class = light_class("BundleEntryProto")
-        self.entries = {}
-        for key, value in raw.items():
-            entry = entry_class()
-            entry.ParseFromString(value)
-            self.entries[key.decode("utf-8", "replace")] = entry
+        self.entries = {key.decode("utf-8", "replace"): parse_light("BundleEntryProto", value, what)
+                        for key, value in raw.items()}
 
     def _shard_path(self, shard: int) -> str:
         path = f"{self.prefix}.data-{shard:05d}-of-{self.num_shards:05d}"
