@@ -15,7 +15,8 @@ function's arguments (``_user_specified_name``) and its captures; its outputs ar
 The model handed on is the call node, its inputs renamed after the signature's keys and its
 captured variable handles as constants (ReadVariableOp of a constant reads it like an Identity);
 the flattener inlines the function (and what it calls) with the op definitions the MetaGraph
-lists. Anything else (TF1 SavedModels, resources other than variables, variables created inside
+lists. A TF1 SavedModel (no object graph) is its graph's nodes that the signature needs, each
+variable the checkpoint tensor named after it. Anything else (resources other than variables, variables created inside
 functions, sliced or string variables, composite signature tensors, compressed checkpoint
 indexes, saved_model.pbtxt) raises Unsupported, and the caller loads the model with TensorFlow
 instead, logging why.
@@ -63,11 +64,15 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
         known = ", ".join(sorted(signatures)) or "none"
         raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
                           f"name one with --saved_model_signature.")
-    if not meta.HasField("object_graph_def") or not meta.object_graph_def.nodes:
-        raise Unsupported("it has no object graph (a TF1 SavedModel)")
     op_defs = {op.name: op for op in meta.meta_info_def.stripped_op_list.op}
     library = {f.signature.name: f for f in meta.graph_def.library.function}
     graph = {n.name: n for n in meta.graph_def.node}
+    if not meta.HasField("object_graph_def") or not meta.object_graph_def.nodes:
+        if wanted not in signatures:
+            raise Unsupported("it has neither signatures nor an object graph")
+        model = _tf1_model(path, signatures[wanted], op_defs, library, graph, name)
+        _check_ops(library, op_defs)
+        return model
     sig = signatures[wanted] if wanted in signatures else _module_call(meta, library, graph)
     for key, info in list(sig.inputs.items()) + list(sig.outputs.items()):
         if info.WhichOneof("encoding") != "name":
@@ -136,6 +141,63 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
     model.op_defs = op_defs
     model.output_names = {ref: key for ref, key in zip(output_refs, outputs)}
     _check_ops(library, op_defs)
+    return model
+
+
+def _tf1_model(path: str, sig, op_defs: dict, library: dict, graph: dict, name: str):
+    """A TF1 SavedModel (no object graph): the graph's nodes the signature's outputs need, its
+    inputs renamed after the signature's keys, and each variable (VariableV2, VarHandleOp) the
+    checkpoint tensor named after it (a TF1 Saver's key)."""
+    from extensions.load.tf.model_io import FrozenModel
+    outputs = sorted(sig.outputs)
+    output_refs = [tensor_ref(sig.outputs[k].name) for k in outputs]
+    renamed = {}
+    for key, info in sig.inputs.items():
+        node = split_ref(tensor_ref(info.name))[0]
+        if node not in graph or graph[node].op not in ("Placeholder", "PlaceholderWithDefault"):
+            raise Unsupported(f"its signature's input '{key}' is not a Placeholder")
+        renamed[node] = key if key == node or key not in graph else node
+    needed, stack = set(renamed), [split_ref(ref)[0] for ref in output_refs]
+    while stack:
+        node = stack.pop()
+        if node in needed:
+            continue
+        if node not in graph:
+            raise InputModelError(f"The graph of '{path}' has no node '{node}', which its signature needs.")
+        needed.add(node)
+        if graph[node].op not in VARIABLE_OPS:
+            stack.extend(split_ref(tensor_ref(i.lstrip("^")))[0] for i in graph[node].input if not i.startswith("^"))
+    variables = [n for n in needed if n in graph and graph[n].op in VARIABLE_OPS]
+    constants = {}
+    if variables:
+        try:
+            bundle = TensorBundle(os.path.join(path, "variables", "variables"))
+            for n in variables:
+                if n not in bundle.entries:
+                    raise Unsupported(f"its checkpoint has no tensor named after variable '{n}'")
+                constants[n] = bundle.tensor(n)
+        except UnsupportedBundle as e:
+            raise Unsupported(str(e)) from None
+    nodes = []
+    for nd in graph.values():
+        if nd.name not in needed:
+            continue
+        copy = with_defaults(nd, op_defs.get(nd.op)) if nd.name in renamed or any(
+            split_ref(tensor_ref(i.lstrip("^")))[0] in renamed for i in nd.input) else nd
+        if copy is not nd:
+            if nd.name in renamed:
+                copy.name = renamed[nd.name]
+            refs = list(copy.input)
+            del copy.input[:]
+            for ref in refs:
+                src, port = split_ref(tensor_ref(ref.lstrip("^")))
+                src = renamed.get(src, src)
+                copy.input.append(f"^{src}" if ref.startswith("^") else f"{src}:{port}")
+        nodes.append(copy)
+    output_refs = [f"{renamed.get(split_ref(r)[0], split_ref(r)[0])}:{split_ref(r)[1]}" for r in output_refs]
+    model = FrozenModel(nodes, library, output_refs, name, [renamed[n] for n in graph if n in renamed], constants)
+    model.op_defs = op_defs
+    model.output_names = dict(zip(output_refs, outputs))
     return model
 
 

@@ -184,3 +184,28 @@ def test_broken_checkpoint_is_one_clear_error(tmp_path):
         f.write(b"not a table")
     with pytest.raises(InputModelError, match="not a TensorFlow checkpoint index"):
         convert_model(saved_model_dir=path, output_dir=str(tmp_path / "c"))
+
+
+@pytest.mark.parametrize("use_resource", [False, True])
+def test_tf1_saved_model(tmp_path, use_resource):
+    """A TF1 SavedModel (simple_save): ref or resource variables read from the checkpoint by
+    their names, inputs and outputs named after the signature's keys."""
+    v1 = tf.compat.v1
+    path = str(tmp_path / "tf1")
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 4], name="features")
+        w = v1.get_variable("w", initializer=W, use_resource=use_resource)
+        b = v1.get_variable("b", initializer=np.arange(3, dtype=np.float32), use_resource=use_resource)
+        y = tf.nn.relu(tf.matmul(x, w) + b, name="y")
+        z = tf.reduce_sum(w, name="z") * x[:, :1]
+        with v1.Session() as session:
+            session.run(v1.global_variables_initializer())
+            v1.saved_model.simple_save(session, path, {"x": x}, {"out": y, "total": z})
+    xml, child = convert_in_child(path, tmp_path / "ir")
+    assert not child["tensorflow"], child
+    data = random((2, 4), seed=6)
+    model = core().read_model(xml)
+    assert [i.get_any_name() for i in model.inputs] == ["x"]
+    assert ["out" in o.get_names() for o in model.outputs] == [True, False]
+    assert "total" in model.outputs[1].get_names()
+    assert_close(run_ir(xml, [data]), [np.maximum(data @ W + np.arange(3, dtype=np.float32), 0), W.sum() * data[:, :1]])
