@@ -9,10 +9,10 @@
 * ``tf.function`` with an input signature, a concrete function, or a ``tf.Module`` whose
   ``__call__`` is such a function.
 
-GraphDefs (with their function libraries) and TF2 SavedModels are read without TensorFlow
-(protos.py, saved_model.py, tensor_bundle.py); TensorFlow is imported for Keras files, MetaGraphs,
-Python objects, and the SavedModels and GraphDefs that use what the light readers do not read
-(logged with the reason). Variables are then frozen with TensorFlow's own conversion, keeping
+GraphDefs (with their function libraries), SavedModels (TF2 and TF1) and MetaGraphs with
+checkpoints are read without TensorFlow (protos.py, saved_model.py, tensor_bundle.py); TensorFlow
+is imported for Keras files, Python objects, and the models that use what the light readers do
+not read (logged with the reason). Variables are then frozen with TensorFlow's own conversion, keeping
 functional control flow (While/If with function bodies) as it is.
 """
 from __future__ import annotations
@@ -90,7 +90,7 @@ def read_model(opts) -> FrozenModel:
         return from_object(model)
     if is_saved_model_dir(model):
         return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature)
-    if not is_graph_def_file(model):
+    if not is_graph_def_file(model) and not model.lower().endswith(".meta"):
         import_tensorflow()
     if os.path.isdir(model):
         raise InputModelError(f"'{model}' is a folder without saved_model.pb: not a SavedModel.")
@@ -301,8 +301,15 @@ def from_object(model) -> FrozenModel:
 # ---------------------------------------------------------------------------- TF1 checkpoints
 def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None) -> FrozenModel:
     """Import a MetaGraph, restore its variables from the checkpoint and freeze what the
-    outputs (given, or found by ``_meta_outputs``) need."""
-    import tensorflow as tf
+    outputs (given, or found by ``_meta_outputs``) need; read without TensorFlow (saved_model.py)
+    unless the model uses what that reader does not read."""
+    from extensions.load.tf.saved_model import Unsupported, read_meta_graph
+    if os.path.isfile(path):
+        try:
+            return read_meta_graph(path, checkpoint, outputs, _stem(path))
+        except Unsupported as e:
+            logging.getLogger("mo").info("Loading the MetaGraph '%s' with TensorFlow: %s.", path, e)
+    tf = import_tensorflow()
     v1 = tf.compat.v1
     prefix = checkpoint or path[: -len(".meta")]
     graph = tf.Graph()

@@ -70,7 +70,8 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
     if not meta.HasField("object_graph_def") or not meta.object_graph_def.nodes:
         if wanted not in signatures:
             raise Unsupported("it has neither signatures nor an object graph")
-        model = _tf1_model(path, signatures[wanted], op_defs, library, graph, name)
+        model = _tf1_model(os.path.join(path, "variables", "variables"), signatures[wanted], op_defs, library, graph,
+                           name)
         _check_ops(library, op_defs)
         return model
     sig = signatures[wanted] if wanted in signatures else _module_call(meta, library, graph)
@@ -144,10 +145,28 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
     return model
 
 
-def _tf1_model(path: str, sig, op_defs: dict, library: dict, graph: dict, name: str):
-    """A TF1 SavedModel (no object graph): the graph's nodes the signature's outputs need, its
-    inputs renamed after the signature's keys, and each variable (VariableV2, VarHandleOp) the
-    checkpoint tensor named after it (a TF1 Saver's key)."""
+def read_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None, name: str):
+    """The FrozenModel of a MetaGraph file (``.meta``) and its checkpoint (default: the path
+    without the suffix): the outputs given, else its signature's or the graph's loose ends."""
+    from extensions.load.tf.model_io import _meta_outputs
+    with open(path, "rb") as f:
+        meta = parse_light("MetaGraphDef", f.read(), f"'{path}'")
+    op_defs = {op.name: op for op in meta.meta_info_def.stripped_op_list.op}
+    library = {f.signature.name: f for f in meta.graph_def.library.function}
+    graph = {n.name: n for n in meta.graph_def.node}
+    sig = light_class("SignatureDef")()
+    for ref in list(outputs or []) or _meta_outputs(meta, meta.graph_def):
+        sig.outputs[tensor_ref(ref)].name = tensor_ref(ref)
+    model = _tf1_model(checkpoint or path[: -len(".meta")], sig, op_defs, library, graph, name)
+    _check_ops(library, op_defs)
+    return model
+
+
+def _tf1_model(prefix: str, sig, op_defs: dict, library: dict, graph: dict, name: str):
+    """A TF1 graph (a SavedModel without object graph, a MetaGraph): the graph's nodes the
+    signature's outputs need, its inputs renamed after the signature's keys, and each variable
+    (VariableV2, VarHandleOp) the tensor of checkpoint ``prefix`` named after it (a TF1 Saver's
+    key)."""
     from extensions.load.tf.model_io import FrozenModel
     outputs = sorted(sig.outputs)
     output_refs = [tensor_ref(sig.outputs[k].name) for k in outputs]
@@ -163,7 +182,7 @@ def _tf1_model(path: str, sig, op_defs: dict, library: dict, graph: dict, name: 
         if node in needed:
             continue
         if node not in graph:
-            raise InputModelError(f"The graph of '{path}' has no node '{node}', which its signature needs.")
+            raise InputModelError(f"The graph of '{name}' has no node '{node}', which its outputs need.")
         needed.add(node)
         if graph[node].op not in VARIABLE_OPS:
             stack.extend(split_ref(tensor_ref(i.lstrip("^")))[0] for i in graph[node].input if not i.startswith("^"))
@@ -171,7 +190,9 @@ def _tf1_model(path: str, sig, op_defs: dict, library: dict, graph: dict, name: 
     constants = {}
     if variables:
         try:
-            bundle = TensorBundle(os.path.join(path, "variables", "variables"))
+            if not os.path.isfile(prefix + ".index"):
+                raise Unsupported(f"its checkpoint '{prefix}' is not a tensor bundle (no .index file)")
+            bundle = TensorBundle(prefix)
             for n in variables:
                 if n not in bundle.entries:
                     raise Unsupported(f"its checkpoint has no tensor named after variable '{n}'")

@@ -209,3 +209,21 @@ def test_tf1_saved_model(tmp_path, use_resource):
     assert ["out" in o.get_names() for o in model.outputs] == [True, False]
     assert "total" in model.outputs[1].get_names()
     assert_close(run_ir(xml, [data]), [np.maximum(data @ W + np.arange(3, dtype=np.float32), 0), W.sum() * data[:, :1]])
+
+
+def test_meta_graph_with_checkpoint_is_read_without_tensorflow(tmp_path):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 4], name="x")
+        w = v1.get_variable("w", initializer=W)
+        tf.identity(tf.nn.relu(tf.matmul(x, w)), name="y")
+        with v1.Session() as session:
+            session.run(v1.global_variables_initializer())
+            prefix = v1.train.Saver().save(session, str(tmp_path / "ckpt" / "model"))
+    code = ("import sys; from mo import convert_model; "
+            f"convert_model(r'{prefix}.meta', output_dir=r'{tmp_path / 'ir'}', compress_to_fp16=False); "
+            "print('tensorflow' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip() == "False", result.stderr
+    data = random((2, 4), seed=6)
+    assert_close(run_ir(str(tmp_path / "ir" / "model.xml"), [data]), [np.maximum(data @ W, 0)])
