@@ -83,13 +83,15 @@ def is_tf_object(model) -> bool:
     return any((getattr(c, "__module__", "") or "").split(".")[0] in FRAMEWORK_PACKAGES for c in type(model).__mro__)
 
 
-def read_model(opts) -> FrozenModel:
-    """The frozen model that ``opts`` describes."""
+def read_model(opts, with_tensorflow: bool = False) -> FrozenModel:
+    """The frozen model that ``opts`` describes. ``with_tensorflow``: SavedModels and MetaGraphs
+    loaded by TensorFlow (a concrete function or a frozen graph TensorFlow can run, as --validate
+    needs), not by the light readers (whose variables are constants of resource handles)."""
     model = opts.input_model
     if not isinstance(model, str):
         return from_object(model)
     if is_saved_model_dir(model):
-        return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature)
+        return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature, light=not with_tensorflow)
     if not is_graph_def_file(model) and not model.lower().endswith(".meta"):
         import_tensorflow()
     if os.path.isdir(model):
@@ -98,7 +100,7 @@ def read_model(opts) -> FrozenModel:
     if lower.endswith(KERAS_SUFFIXES):
         return from_keras_file(model)
     if lower.endswith(".meta"):
-        return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
+        return from_meta_graph(model, opts.input_checkpoint, opts.outputs, light=not with_tensorflow)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
     return read_graph_def(model, text)
 
@@ -201,14 +203,15 @@ def captured_values(concrete) -> dict | None:
     return values
 
 
-def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:
+def from_saved_model(path: str, tags: list[str] | None, signature: str | None, light: bool = True) -> FrozenModel:
     """Read without TensorFlow (saved_model.py) unless the model uses what that reader does not
-    read; then loaded with TensorFlow and its signature's function frozen."""
+    read (or ``light`` is False); then loaded with TensorFlow and its signature's function frozen."""
     from extensions.load.tf.saved_model import Unsupported, read_saved_model
-    try:
-        return read_saved_model(path, tags, signature, _stem(path))
-    except Unsupported as e:
-        logging.getLogger("mo").info("Loading the SavedModel '%s' with TensorFlow: %s.", path, e)
+    if light:
+        try:
+            return read_saved_model(path, tags, signature, _stem(path))
+        except Unsupported as e:
+            logging.getLogger("mo").info("Loading the SavedModel '%s' with TensorFlow: %s.", path, e)
     tf = import_tensorflow()
     try:
         loaded = tf.saved_model.load(path, tags=tags or None)
@@ -299,12 +302,13 @@ def from_object(model) -> FrozenModel:
 
 
 # ---------------------------------------------------------------------------- TF1 checkpoints
-def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None) -> FrozenModel:
+def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None,
+                    light: bool = True) -> FrozenModel:
     """Import a MetaGraph, restore its variables from the checkpoint and freeze what the
     outputs (given, or found by ``_meta_outputs``) need; read without TensorFlow (saved_model.py)
     unless the model uses what that reader does not read."""
     from extensions.load.tf.saved_model import Unsupported, read_meta_graph
-    if os.path.isfile(path):
+    if light and os.path.isfile(path):
         try:
             return read_meta_graph(path, checkpoint, outputs, _stem(path))
         except Unsupported as e:

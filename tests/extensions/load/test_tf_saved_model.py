@@ -227,3 +227,20 @@ def test_meta_graph_with_checkpoint_is_read_without_tensorflow(tmp_path):
     assert result.stdout.strip() == "False", result.stderr
     data = random((2, 4), seed=6)
     assert_close(run_ir(str(tmp_path / "ir" / "model.xml"), [data]), [np.maximum(data @ W, 0)])
+
+
+def test_read_model_with_tensorflow_for_running_the_model(tmp_path):
+    """read_model(with_tensorflow=True) (what running the original model, as --validate does,
+    needs) loads a SavedModel with TensorFlow: its variables are frozen by TensorFlow, not
+    constants of resource handles."""
+    from types import SimpleNamespace
+
+    from extensions.load.tf.model_io import read_model
+    module = ReadTwice()
+    path = str(tmp_path / "module")
+    tf.saved_model.save(module, path, signatures={"serving_default": module.__call__})
+    opts = SimpleNamespace(input_model=path, saved_model_tags=None, saved_model_signature=None, outputs=None,
+                           input_checkpoint=None)
+    light, loaded = read_model(opts), read_model(opts, with_tensorflow=True)
+    assert light.op_defs is not None and loaded.op_defs is None
+    assert type(loaded.nodes[0]).__module__.startswith("tensorflow")
