@@ -139,7 +139,10 @@ class TensorBundle:
         entry, data, offset = self._bytes_of(key)
         if entry.slices:
             raise UnsupportedBundle(f"the checkpoint tensor '{key}' is saved in slices")
-        et = element_type_of(entry.dtype, f" of checkpoint tensor '{key}'")
+        try:
+            et = element_type_of(entry.dtype, f" of checkpoint tensor '{key}'")
+        except InputModelError as e:             # complex, quantized: TensorFlow's freezing reads them
+            raise UnsupportedBundle(str(e)) from None
         if et in (None, "string"):
             raise UnsupportedBundle(f"the checkpoint tensor '{key}' holds {et or 'handles'}")
         shape = shape_of(entry.shape) or ()
