@@ -102,6 +102,10 @@ class FuseMultiplyIntoWeights(Transform):
         return [BatchNormToScaleShift]
 
     def find_and_replace_pattern(self, graph) -> None:
+        # Consts left dead by folding still hold the weights they were read from (views of a
+        # memory-mapped checkpoint): drop them before new weights are computed, so that each old
+        # weights tensor is let go as soon as its scaled copy replaces it (peak memory).
+        graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
         for op in ("Convolution", "GroupConvolution", "MatMul"):
             for node in graph.nodes_by_op(op):
                 while node.id in graph and self._fuse_once(graph, node):
@@ -145,6 +149,8 @@ class FuseMultiplyIntoWeights(Transform):
         dtype = weights.value.dtype
         new_w = b.const(_scaled_weights(node, weights, w_axis, factor).astype(dtype), name=weights.name)
         new_w.connect(node.in_port(1))
+        if not weights.out_port(0).get_destinations():
+            graph.remove_node(weights.id)   # let go of the old weights now (a view of a mapped file)
         if bias_add is not None:
             target = [1] * rank
             target[c_axis % rank] = channels

@@ -80,7 +80,7 @@ def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, li
     except ImportError as e:
         raise MissingPackageError("--validate of a TensorFlow model runs it in TensorFlow: pip install "
                                   "tensorflow-cpu") from e
-    frozen = read_model(opts)
+    frozen = read_model(opts, with_tensorflow=True)
     if frozen.constants and frozen.function is not None:
         # variables: TensorFlow's own freezing of the function the converter read
         from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2

@@ -105,12 +105,13 @@ def branch_pivots(n, by_name: dict, flat: FlatGraph) -> list[str]:
 class TfGraphBuilder:
     """Turns flattened TensorFlow nodes into Graphs; shared by the main graph and its bodies."""
 
-    def __init__(self, context, library: dict, constants: dict | None = None):
+    def __init__(self, context, library: dict, constants: dict | None = None, op_defs: dict | None = None):
         self.context = context
         self.registry = context.registry
         self.library = library
         self.constants = constants or {}
-        self.flattener = Flattener(library)
+        self.op_defs = op_defs
+        self.flattener = Flattener(library, op_defs)
         self.input_names: dict[str, list[str]] = {}     # Placeholder -> the pipeline outputs it replaces
 
     def new_graph(self, is_body: bool) -> Graph:
@@ -143,7 +144,7 @@ class TfGraphBuilder:
         if fname not in self.library:
             raise InputModelError(f"{where} uses function '{fname}', which the model does not define.")
         fdef = self.library[fname]
-        graph_def, names = function_graph_def(fdef)
+        graph_def, names = function_graph_def(fdef, self.op_defs, self.library)
         flat = self.flattener.flatten(graph_def.node)
         outputs = returned_refs(fdef, names)
         graph = self.new_graph(is_body=True)
@@ -156,6 +157,7 @@ class TfGraphBuilder:
                constants: dict | None = None) -> None:
         """Nodes, edges and Results; Placeholders named in ``constants`` become those Consts."""
         constants = constants or {}
+        declared = outputs
         outputs = [flat.resolve(o) for o in outputs]
         by_name = {n.name: n for n in flat.nodes}
         for o in outputs:
@@ -187,6 +189,7 @@ class TfGraphBuilder:
             result = result_op.create(graph, (), name=f"{o}/sink_port_0")
             self._link(graph, ids[src], port, result.id, 0)
             result["tf_output"] = o
+            result["tf_declared_output"] = declared[k]
             if args is not None:
                 result["tf_ret_index"] = k
 

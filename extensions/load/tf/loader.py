@@ -1,7 +1,7 @@
 """TensorFlow loader: any TensorFlow model form (see model_io) -> op-form Graph.
 
-TensorFlow is imported only when a TensorFlow model needs it: a frozen GraphDef without functions
-is read without it (extensions/load/tf/protos.py).
+TensorFlow is imported only when a TensorFlow model needs it: GraphDefs and TF2 SavedModels are
+read without it (extensions/load/tf/protos.py, saved_model.py).
 """
 from __future__ import annotations
 
@@ -27,9 +27,14 @@ class TfLoader(Loader):
     def load(self, context) -> Graph:
         options = context.options
         model = read_model(options, context.progress)
-        builder = TfGraphBuilder(context, model.library, model.constants)
+        builder = TfGraphBuilder(context, model.library, model.constants, model.op_defs)
         # outputs named with --output are built even when no declared output needs them
         graph = builder.build(model.nodes, options.outputs or model.outputs, inputs=model.inputs)
+        if model.output_names and not options.outputs:
+            for node in graph.nodes_by_op("Result"):
+                name = model.output_names.get(node.get("tf_declared_output"))
+                if name:
+                    node.in_port(0).get_source().add_tensor_names([name])
         graph.graph["model_name"] = model.name
         return graph
 

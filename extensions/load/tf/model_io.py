@@ -9,8 +9,11 @@
 * ``tf.function`` with an input signature, a concrete function, or a ``tf.Module`` whose
   ``__call__`` is such a function.
 
-Variables are frozen with TensorFlow's own conversion, keeping functional control flow
-(While/If with function bodies) as it is.
+GraphDefs (with their function libraries), SavedModels (TF2 and TF1) and MetaGraphs with
+checkpoints are read without TensorFlow (protos.py, saved_model.py, tensor_bundle.py); TensorFlow
+is imported for Keras files, Python objects, and the models that use what the light readers do
+not read (logged with the reason). Variables are then frozen with TensorFlow's own conversion, keeping
+functional control flow (While/If with function bodies) as it is.
 """
 from __future__ import annotations
 
@@ -31,8 +34,9 @@ FRAMEWORK_PACKAGES = ("tensorflow", "keras", "tf_keras")
 class FrozenModel:
     """The nodes of a frozen GraphDef, its function library ({name: FunctionDef}), the tensors
     that are its outputs (None: found from the graph), a model name, the order of its inputs
-    (Placeholder names; None: as the GraphDef lists them) and the values of the Placeholders
-    that stand for captured variables."""
+    (Placeholder names; None: as the GraphDef lists them), the values of the nodes that stand
+    for captured variables, the op definitions ({op type: OpDef}) that its functions are read
+    with (None: TensorFlow reads them) and the names of its outputs ({tensor: name})."""
 
     nodes: list
     library: dict
@@ -44,6 +48,8 @@ class FrozenModel:
     # variables alive, for running it (--validate)
     function: object = None
     owner: object = None
+    op_defs: dict | None = None
+    output_names: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, graph_def, outputs: list[str] | None, name: str, inputs: list[str] | None = None) -> "FrozenModel":
@@ -81,26 +87,27 @@ def is_tf_object(model) -> bool:
     return any((getattr(c, "__module__", "") or "").split(".")[0] in FRAMEWORK_PACKAGES for c in type(model).__mro__)
 
 
-def read_model(opts, progress=None) -> FrozenModel:
-    """The frozen model that ``opts`` describes (``progress``: told the bytes of a GraphDef
-    file read)."""
+def read_model(opts, progress=None, with_tensorflow: bool = False) -> FrozenModel:
+    """The frozen model that ``opts`` describes (``progress``: told the bytes of a GraphDef file
+    read). ``with_tensorflow``: SavedModels and MetaGraphs loaded by TensorFlow (a concrete
+    function or a frozen graph TensorFlow can run, as --validate needs), not by the light readers
+    (whose variables are constants of resource handles)."""
     model = opts.input_model
     if not isinstance(model, str):
         return from_object(model)
-    if not is_graph_def_file(model):
-        import_tensorflow()
     if is_saved_model_dir(model):
-        return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature)
+        return from_saved_model(model, opts.saved_model_tags, opts.saved_model_signature, light=not with_tensorflow)
+    if not is_graph_def_file(model) and not model.lower().endswith(".meta"):
+        import_tensorflow()
     if os.path.isdir(model):
         raise InputModelError(f"'{model}' is a folder without saved_model.pb: not a SavedModel.")
     lower = model.lower()
     if lower.endswith(KERAS_SUFFIXES):
         return from_keras_file(model)
     if lower.endswith(".meta"):
-        return from_meta_graph(model, opts.input_checkpoint, opts.outputs)
+        return from_meta_graph(model, opts.input_checkpoint, opts.outputs, light=not with_tensorflow)
     text = opts.input_model_is_text or lower.endswith((".pbtxt", ".pbtx"))
-    nodes, library = read_graph_def(model, text, progress)
-    return FrozenModel(nodes, library, None, _stem(model))
+    return read_graph_def(model, text, progress)
 
 
 def is_graph_def_file(path: str) -> bool:
@@ -128,10 +135,13 @@ def read_file(path: str, progress=None) -> bytes:
     return bytes(data)
 
 
-def read_graph_def(path: str, text: bool, progress=None) -> tuple[list, dict]:
-    """(nodes, function library) of a GraphDef file; a broken file is one InputModelError
-    naming it. Read with the light reader, and again with TensorFlow when the graph has
-    functions (or, in text form, fields the light reader does not know)."""
+def read_graph_def(path: str, text: bool, progress=None) -> FrozenModel:
+    """The model of a GraphDef file; a broken file is one InputModelError naming it. Read with
+    the light reader; its function bodies are read with the op definitions of TensorFlow's op
+    registry that op_outputs.json records. Read again with TensorFlow when a function uses an op
+    that table does not know (or, in text form, the file has fields the light reader does not
+    know)."""
+    from extensions.load.tf.functions import op_outputs
     from extensions.load.tf.protos import graph_def_class
     data = read_file(path, progress)
     try:
@@ -141,10 +151,16 @@ def read_graph_def(path: str, text: bool, progress=None) -> tuple[list, dict]:
             raise InputModelError(f"'{path}' {e}; it is truncated or of another format (give "
                                   f"--input_model_is_text for a text GraphDef).") from None
         light = None
-    if light is not None and not light.library:
+    if light is not None:
         if not light.node:
             raise InputModelError(f"'{path}' is not a TensorFlow GraphDef: it has no nodes.")
-        return list(light.node), {}
+        library = {f.signature.name: f for f in light.library.function}
+        unknown = sorted({nd.op for f in library.values() for nd in f.node_def
+                          if nd.op not in library and nd.op not in op_outputs()})
+        if not unknown:
+            return FrozenModel(list(light.node), library, None, _stem(path), op_defs={})
+        logging.getLogger("mo").info("Reading the functions of '%s' with TensorFlow: they use op types it "
+                                     "alone defines (%s).", path, ", ".join(unknown[:5]))
     del light
     import_tensorflow()
     from tensorflow.core.framework.graph_pb2 import GraphDef
@@ -152,8 +168,7 @@ def read_graph_def(path: str, text: bool, progress=None) -> tuple[list, dict]:
         graph_def = _parse(GraphDef(), data, text)
     except InputModelError as e:
         raise InputModelError(f"'{path}' {e}.") from None
-    model = FrozenModel.of(graph_def, None, _stem(path))
-    return model.nodes, model.library
+    return FrozenModel.of(graph_def, None, _stem(path))
 
 
 def _parse(message, data: bytes, text: bool):
@@ -210,8 +225,16 @@ def captured_values(concrete) -> dict | None:
     return values
 
 
-def from_saved_model(path: str, tags: list[str] | None, signature: str | None) -> FrozenModel:
-    import tensorflow as tf
+def from_saved_model(path: str, tags: list[str] | None, signature: str | None, light: bool = True) -> FrozenModel:
+    """Read without TensorFlow (saved_model.py) unless the model uses what that reader does not
+    read (or ``light`` is False); then loaded with TensorFlow and its signature's function frozen."""
+    from extensions.load.tf.saved_model import Unsupported, read_saved_model
+    if light:
+        try:
+            return read_saved_model(path, tags, signature, _stem(path))
+        except Unsupported as e:
+            logging.getLogger("mo").info("Loading the SavedModel '%s' with TensorFlow: %s.", path, e)
+    tf = import_tensorflow()
     try:
         loaded = tf.saved_model.load(path, tags=tags or None)
     except Exception as e:
@@ -306,10 +329,18 @@ def from_object(model) -> FrozenModel:
 
 
 # ---------------------------------------------------------------------------- TF1 checkpoints
-def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None) -> FrozenModel:
+def from_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None = None,
+                    light: bool = True) -> FrozenModel:
     """Import a MetaGraph, restore its variables from the checkpoint and freeze what the
-    outputs (given, or found by ``_meta_outputs``) need."""
-    import tensorflow as tf
+    outputs (given, or found by ``_meta_outputs``) need; read without TensorFlow (saved_model.py)
+    unless the model uses what that reader does not read."""
+    from extensions.load.tf.saved_model import Unsupported, read_meta_graph
+    if light and os.path.isfile(path):
+        try:
+            return read_meta_graph(path, checkpoint, outputs, _stem(path))
+        except Unsupported as e:
+            logging.getLogger("mo").info("Loading the MetaGraph '%s' with TensorFlow: %s.", path, e)
+    tf = import_tensorflow()
     v1 = tf.compat.v1
     prefix = checkpoint or path[: -len(".meta")]
     graph = tf.Graph()

@@ -118,6 +118,27 @@ def test_function_calls_are_inlined(tmp_path):
     assert_close(run_ir(xml, [X]), [(np.maximum(X, 0) + 1) * (np.maximum(-X, 0) + 1)])
 
 
+def test_graph_def_with_functions_is_read_without_tensorflow(tmp_path):
+    """Function calls and a While loop's body functions are read with the op table, not TensorFlow."""
+    @tf.function
+    def inner(a):
+        return tf.nn.relu(a) + 1.0
+
+    def fn(x):
+        _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, inner(v) * 0.5), (tf.constant(0), x))
+        return tf.split(y, 2, axis=1)[1]
+    pb = write_pb(freeze(fn, specs_for([X])), tmp_path / "loop.pb")
+    code = ("import sys; from mo import convert_model; "
+            f"convert_model(r'{pb}', output_dir=r'{tmp_path / 'ir'}', compress_to_fp16=False); "
+            "print('tensorflow' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip() == "False", result.stderr
+    expected = X
+    for _ in range(3):
+        expected = (np.maximum(expected, 0) + 1) * 0.5
+    assert_close(run_ir(str(tmp_path / "ir" / "loop.xml"), [X]), [expected[:, 2:]])
+
+
 def test_cut_and_placeholder_with_default(tmp_path):
     def fn(x):
         scale = tf.raw_ops.PlaceholderWithDefault(input=np.float32(2.0), shape=[], name="scale")
@@ -211,3 +232,13 @@ def test_op_arity_table_matches_tensorflow():
         table = json.load(f)
     computed = compute_arity()
     assert {k: table.get(k) for k in computed} == computed
+
+
+def test_op_outputs_table_matches_tensorflow():
+    """extensions/load/tf/op_outputs.json is what TensorFlow's op registry says."""
+    import json
+
+    from tests.utils.tf_op_arity import OUTPUTS_TABLE, compute_outputs
+    with open(OUTPUTS_TABLE) as f:
+        table = json.load(f)
+    assert table == compute_outputs()
