@@ -22,5 +22,7 @@ setup(
         "test": TEST,
         "all": ONNX + PYTORCH + TF + TEST,
     },
-    entry_points={"console_scripts": ["mo=mo.main:entry"]},
+    entry_points={"console_scripts": ["mo=mo.main:entry"],
+                  # torch.compile(model, backend="mo")
+                  "torch_dynamo_backends": ["mo = mo.torch_backend:mo_backend"]},
 )
