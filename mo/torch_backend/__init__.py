@@ -12,6 +12,8 @@ after installing mo ``backend="mo"`` works without an import. Options, given as
   signature and its weights; a later process finds them there and skips the conversion;
 * ``fallback``: False makes an operation mo cannot convert an error instead of running it in
   PyTorch (default True);
+* ``compress_to_fp16``: store float32 weights as float16 in the IR (default False: the outputs
+  then match eager PyTorch);
 * ``config``: further OpenVINO properties for compile_model (a dict).
 
 Only this package's runtime part imports ``openvino``; the converter it calls never does.

@@ -36,6 +36,7 @@ class BackendOptions:
     inference_precision: str | None = None
     cache_dir: str | None = None
     fallback: bool = True
+    compress_to_fp16: bool = False
     config: dict = field(default_factory=dict)
 
     @classmethod
@@ -82,9 +83,14 @@ def unsupported_reason(node) -> str | None:
         return f"{node.op} nodes stay in PyTorch"
     if node.target in _PYTHON_TARGETS:
         return None
-    if not isinstance(node.target, torch._ops.OpOverload):
-        return f"'{getattr(node.target, '__name__', node.target)}' is not an ATen operator"
-    name = aten_name(node.target)
+    if isinstance(node.target, torch._ops.OpOverload):
+        name = aten_name(node.target)
+    else:   # Python arithmetic on symbolic sizes, decoded as the ATen operation it stands for
+        from extensions.load.pytorch.exported import _PYTHON_OPS, _SYM_OPS
+        python_op = _PYTHON_OPS.get(node.target) or _SYM_OPS.get(getattr(node.target, "__name__", None))
+        if python_op is None:
+            return f"'{getattr(node.target, '__name__', node.target)}' is not an ATen operator"
+        name = python_op[0]
     if registry().translator("pytorch", name) is None:
         return f"mo has no translator for {name}"
     val = node.meta.get("val")
@@ -188,7 +194,7 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
     from mo.torch_backend.runtime import OpenVINOPart
     ops = Counter(_describe(n) for n in sub.graph.nodes if n.op == "call_function")
     started = time.perf_counter()
-    key = part_key(sub, frozen)
+    key = part_key(sub, frozen, opts)
     try:
         if opts.cache_dir:
             folder = os.path.join(opts.cache_dir, key)
@@ -196,11 +202,11 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
             if os.path.exists(xml):
                 log.info("mo: %s (%d operations) loaded from the cache %s", name, sum(ops.values()), folder)
                 return OpenVINOPart(sub, frozen, xml, opts)
-            convert_to(sub, frozen, folder)
+            convert_to(sub, frozen, folder, opts)
             part = OpenVINOPart(sub, frozen, xml, opts)
         else:
             with tempfile.TemporaryDirectory(prefix="mo_compile_") as folder:
-                part = OpenVINOPart(sub, frozen, convert_to(sub, frozen, folder), opts)
+                part = OpenVINOPart(sub, frozen, convert_to(sub, frozen, folder, opts), opts)
     except ConversionError as e:
         if not opts.fallback:
             raise
@@ -211,20 +217,20 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
     return part
 
 
-def convert_to(sub, frozen: dict, folder: str) -> str:
+def convert_to(sub, frozen: dict, folder: str, opts: BackendOptions) -> str:
     """Convert the submodule into ``folder/part.xml`` with mo's pipeline; returns the xml path."""
     from extensions.load.pytorch.fx_module import FxModule
     from mo import convert_model
     return convert_model(FxModule(sub, frozen, "part"), framework="pytorch", output_dir=folder,
-                         model_name="part").xml
+                         model_name="part", compress_to_fp16=opts.compress_to_fp16).xml
 
 
-def part_key(sub, frozen: dict) -> str:
+def part_key(sub, frozen: dict, opts: BackendOptions) -> str:
     """A digest of the submodule's code, the signature of its inputs and its frozen weights and
     constants."""
     from extensions.load.pytorch.exported import _attribute
     from mo.version import VERSION
-    digest = hashlib.sha256(f"mo {VERSION}\n{sub.code}".encode())
+    digest = hashlib.sha256(f"mo {VERSION} fp16={opts.compress_to_fp16}\n{sub.code}".encode())
     for node in sub.graph.nodes:
         if node.op == "placeholder":
             val = node.meta.get("val")
