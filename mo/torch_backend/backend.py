@@ -113,12 +113,15 @@ def compile_graph(gm, example_inputs, options: dict | None):
     from torch._functorch.aot_autograd import make_boxed_func
     opts = BackendOptions.parse(options)
     real_inputs = list(example_inputs)
+    started = time.perf_counter()
 
     def forward_compiler(aten_gm, fake_inputs):
         from torch._guards import TracingContext
         context = TracingContext.try_get()
         from torch._subclasses.fake_tensor import unset_fake_temporarily
         static = set(context.fw_metadata.static_input_indices) if context and context.fw_metadata else set()
+        log.info("mo: graph lowered to %d ATen nodes in %.2f s", len(aten_gm.graph.nodes),
+                 time.perf_counter() - started)
         with unset_fake_temporarily():   # the conversion reads the real weights
             return compile_aten(aten_gm, frozen_inputs(aten_gm, real_inputs, static), opts)
 
@@ -194,10 +197,9 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
     from mo.torch_backend.runtime import OpenVINOPart
     ops = Counter(_describe(n) for n in sub.graph.nodes if n.op == "call_function")
     started = time.perf_counter()
-    key = part_key(sub, frozen, opts)
     try:
         if opts.cache_dir:
-            folder = os.path.join(opts.cache_dir, key)
+            folder = os.path.join(opts.cache_dir, part_key(sub, frozen, opts))
             xml = os.path.join(folder, "part.xml")
             if os.path.exists(xml):
                 log.info("mo: %s (%d operations) loaded from the cache %s", name, sum(ops.values()), folder)
@@ -207,10 +209,11 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
         else:
             with tempfile.TemporaryDirectory(prefix="mo_compile_") as folder:
                 part = OpenVINOPart(sub, frozen, convert_to(sub, frozen, folder, opts), opts)
-    except ConversionError as e:
+    except Exception as e:   # a refused model, a converter bug or an IR the device cannot compile
         if not opts.fallback:
             raise
-        log.warning("mo: %s stays in PyTorch: it could not be converted (%s)", name, e)
+        what = "mo cannot convert it" if isinstance(e, ConversionError) else f"{type(e).__name__}"
+        log.warning("mo: %s stays in PyTorch: %s (%s)", name, what, e)
         return None
     log.info("mo: %s converted and compiled for %s in %.2f s: %s", name, opts.device,
              time.perf_counter() - started, ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())))

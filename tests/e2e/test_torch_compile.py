@@ -119,6 +119,31 @@ def test_unknown_option_is_an_error():
         compiled(torch.randn(3, 8))
 
 
+def test_weights_changed_in_place_run_in_pytorch(caplog):
+    model, _ = _build(_cnn)
+    compiled = torch.compile(model, backend="mo", options=F32)
+    inputs = dict(x=torch.randn(2, 3, 16, 16))
+    _check(model, compiled, inputs)
+    with torch.no_grad():
+        model.head.weight.mul_(2)
+    _check(model, compiled, inputs)
+    assert any("changed in place" in m for m in _messages(caplog)), _messages(caplog)
+
+
+def test_gradients_flow_through_pytorch(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(lambda: (WithErfinv(), None))
+    compiled = torch.compile(model, backend="mo", options=F32)
+    x = torch.randn(3, 8)
+    compiled(x).square().sum().backward()
+    grads = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model(x).square().sum().backward()
+    assert_close([g.numpy() for g in grads], [p.grad.numpy() for p in model.parameters()], rtol=1e-4, atol=1e-5)
+    # the forward ran in OpenVINO
+    assert any("converted and compiled" in m for m in _messages(caplog)), _messages(caplog)
+
+
 def test_dynamic_batch_and_sequence_length(caplog):
     caplog.set_level(logging.INFO, logger="mo.compile")
     model, _ = _build(_bert)
