@@ -117,8 +117,8 @@ def compile_graph(gm, example_inputs, options: dict | None):
 
     def forward_compiler(aten_gm, fake_inputs):
         from torch._guards import TracingContext
-        context = TracingContext.try_get()
         from torch._subclasses.fake_tensor import unset_fake_temporarily
+        context = TracingContext.try_get()
         static = set(context.fw_metadata.static_input_indices) if context and context.fw_metadata else set()
         log.info("mo: graph lowered to %d ATen nodes in %.2f s", len(aten_gm.graph.nodes),
                  time.perf_counter() - started)
@@ -147,10 +147,34 @@ def frozen_inputs(aten_gm, real_inputs: list, static: set) -> dict:
     return frozen
 
 
+def restore_linear(aten_gm) -> None:
+    """``addmm(bias, x, t(w))`` and ``mm(x, t(w))`` of a weight ``w`` (what AOT autograd makes of
+    torch.nn.Linear) become ``linear(x, w, bias)`` again: the IR then multiplies by the weight as
+    it is stored (MatMul transpose_b) instead of holding a transposed copy of it."""
+    import torch
+    aten = torch.ops.aten
+    for node in list(aten_gm.graph.nodes):
+        if node.op != "call_function" or node.target not in (aten.addmm.default, aten.mm.default) or node.kwargs:
+            continue
+        transposed = node.args[-1]
+        if getattr(transposed, "target", None) is not aten.t.default or transposed.args[0].op != "placeholder":
+            continue
+        bias = [node.args[0]] if node.target is aten.addmm.default else []
+        with aten_gm.graph.inserting_before(node):
+            linear = aten_gm.graph.call_function(aten.linear.default, (node.args[-2], transposed.args[0], *bias))
+        linear.meta = dict(node.meta)
+        node.replace_all_uses_with(linear)
+        aten_gm.graph.erase_node(node)
+    aten_gm.graph.eliminate_dead_code()
+    aten_gm.recompile()
+
+
 def compile_aten(aten_gm, frozen: dict, opts: BackendOptions):
     """The ATen graph with its supported parts replaced by OpenVINO calls."""
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     from torch.fx.passes.operator_support import OperatorSupport
+
+    restore_linear(aten_gm)
 
     reasons: dict = {}
 
