@@ -2,9 +2,10 @@
 
 1. AOT autograd lowers the Dynamo graph to a functional ATen graph. Operations without a
    translator are decomposed when torch has a decomposition for them (``decompositions``).
-2. The ATen graph's parameters and buffers (the inputs AOT autograd marks static) are frozen:
-   they become Consts of the IR, and the part falls back to PyTorch if one of them is changed
-   in place later.
+2. The ATen graph's parameters and buffers (the inputs AOT autograd marks static, less the
+   buffers the model writes) are frozen: they become Consts of the IR, and the part falls back
+   to PyTorch if one of them is changed in place later. ``addmm(b, x, t(w))`` (torch.nn.Linear)
+   becomes ``linear(x, w, b)`` again, so the IR keeps the weight as stored.
 3. torch.fx's capability-based partitioner groups the nodes whose operation has a translator in
    mo's registry; each group becomes a submodule, converted through mo's pipeline (the FX
    decoder in ``extensions/load/pytorch/fx_module.py``) and run by the OpenVINO runtime. A group
@@ -12,6 +13,7 @@
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import operator
@@ -100,6 +102,7 @@ def unsupported_reason(node) -> str | None:
     return None
 
 
+@functools.cache
 def decompositions() -> dict:
     """Torch's core decompositions of the ATen operators mo has no translator for."""
     from torch._decomp import core_aten_decompositions
@@ -119,7 +122,10 @@ def compile_graph(gm, example_inputs, options: dict | None):
         from torch._guards import TracingContext
         from torch._subclasses.fake_tensor import unset_fake_temporarily
         context = TracingContext.try_get()
-        static = set(context.fw_metadata.static_input_indices) if context and context.fw_metadata else set()
+        metadata = context.fw_metadata if context else None
+        static = set(metadata.static_input_indices) if metadata else set()
+        # a buffer the model writes (BatchNorm statistics in training) is an input like any other
+        static -= {i for i, info in enumerate(metadata.input_info if metadata else []) if info.mutates_data}
         log.info("mo: graph lowered to %d ATen nodes in %.2f s", len(aten_gm.graph.nodes),
                  time.perf_counter() - started)
         with unset_fake_temporarily():   # the conversion reads the real weights
@@ -129,7 +135,7 @@ def compile_graph(gm, example_inputs, options: dict | None):
         return make_boxed_func(aten_gm.forward)
 
     return aot_autograd(fw_compiler=forward_compiler, bw_compiler=backward_compiler,
-                        decompositions=decompositions())(gm, example_inputs)
+                        decompositions=dict(decompositions()))(gm, example_inputs)
 
 
 def frozen_inputs(aten_gm, real_inputs: list, static: set) -> dict:

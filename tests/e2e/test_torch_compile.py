@@ -1,5 +1,6 @@
 """torch.compile(model, backend="mo"): outputs match eager PyTorch, unsupported operations fall
 back to PyTorch (or are an error), dynamic dimensions, and the IR cache across processes."""
+import copy
 import importlib
 import logging
 import os
@@ -128,6 +129,23 @@ def test_weights_changed_in_place_run_in_pytorch(caplog):
         model.head.weight.mul_(2)
     _check(model, compiled, inputs)
     assert any("changed in place" in m for m in _messages(caplog)), _messages(caplog)
+
+
+def test_buffers_written_in_training_mode(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(_cnn)
+    reference = copy.deepcopy(model)
+    model.train()
+    reference.train()
+    compiled = torch.compile(model, backend="mo", options=F32)
+    for _ in range(3):
+        x = torch.randn(4, 3, 16, 16)
+        with torch.no_grad():
+            assert_close([compiled(x).numpy()], [reference(x).numpy()], rtol=1e-4, atol=1e-5)
+    assert_close([b.numpy() for b in model.buffers()], [b.numpy() for b in reference.buffers()], rtol=1e-4, atol=1e-5)
+    messages = _messages(caplog)
+    assert any("converted and compiled" in m for m in messages) and not any("in place" in m for m in messages), \
+        messages
 
 
 def test_gradients_flow_through_pytorch(caplog):
