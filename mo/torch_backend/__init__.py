@@ -9,7 +9,8 @@ after installing mo ``backend="mo"`` works without an import. Options, given as
 * ``inference_precision``: the device's inference precision hint, e.g. "f32" or "bf16" (default:
   the device's own choice);
 * ``cache_dir``: a folder where the converted IRs are kept, keyed by the graph, its input
-  signature and its weights; a later process finds them there and skips the conversion;
+  signature and its weights; a later process finds them there and skips the conversion (and,
+  through OpenVINO's CACHE_DIR in its subfolder ``openvino``, the device compilation);
 * ``fallback``: False makes an operation mo cannot convert an error instead of running it in
   PyTorch (default True);
 * ``compress_to_fp16``: store float32 weights as float16 in the IR (default False: the outputs

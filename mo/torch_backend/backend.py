@@ -58,6 +58,8 @@ class BackendOptions:
         props = dict(self.config)
         if self.inference_precision:
             props["INFERENCE_PRECISION_HINT"] = self.inference_precision
+        if self.cache_dir and "CACHE_DIR" not in props:   # OpenVINO keeps its compiled blobs there too
+            props["CACHE_DIR"] = os.path.join(self.cache_dir, "openvino")
         return props
 
 
@@ -232,8 +234,10 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
             folder = os.path.join(opts.cache_dir, part_key(sub, frozen, opts))
             xml = os.path.join(folder, "part.xml")
             if os.path.exists(xml):
-                log.info("mo: %s (%d operations) loaded from the cache %s", name, sum(ops.values()), folder)
-                return OpenVINOPart(sub, frozen, xml, opts)
+                part = OpenVINOPart(sub, frozen, xml, opts)
+                log.info("mo: %s (%d operations) loaded from the cache %s and compiled in %.2f s", name,
+                         sum(ops.values()), folder, time.perf_counter() - started)
+                return part
             convert_to(sub, frozen, folder, opts)
             part = OpenVINOPart(sub, frozen, xml, opts)
         else:
