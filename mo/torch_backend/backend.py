@@ -27,7 +27,6 @@ from mo.errors import ConversionError, OptionError
 
 log = logging.getLogger("mo.compile")
 
-_REGISTRY = None
 # FX call targets that are not ATen operators but that the decoder handles
 _PYTHON_TARGETS = frozenset({operator.getitem})
 
@@ -63,21 +62,17 @@ class BackendOptions:
         return props
 
 
+@functools.cache
 def registry():
-    global _REGISTRY
-    if _REGISTRY is None:
-        from mo.registry import Registry
-        _REGISTRY = Registry.build()
-    return _REGISTRY
+    """mo's registry of the built-in translators (built once per process)."""
+    from mo.registry import Registry
+    return Registry.build()
 
 
 def aten_name(target) -> str | None:
     """'aten::add' for an ATen OpOverload (or packet), None for anything else."""
     schema = getattr(target, "_schema", None)
-    if schema is not None:
-        return schema.name
-    name = getattr(target, "_qualified_op_name", None)
-    return name
+    return schema.name if schema is not None else getattr(target, "_qualified_op_name", None)
 
 
 def unsupported_reason(node) -> str | None:
