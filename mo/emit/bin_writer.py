@@ -65,10 +65,21 @@ def stored_dtype(value: np.ndarray, element_type: str) -> np.dtype:
 
 def flat_parts(value: np.ndarray, count: int) -> Iterator[np.ndarray]:
     """``value`` in C order as 1-D arrays of at most ``count`` values: views when the value is
-    contiguous, one part's copy otherwise."""
-    flat = value.reshape(-1) if value.flags.c_contiguous else None
+    contiguous, one part's copy otherwise (made from the whole rows the part spans, a strided
+    copy numpy does fast, when a row is not longer than a part)."""
+    if value.flags.c_contiguous:
+        flat = value.reshape(-1)
+        for start in range(0, value.size, count):
+            yield flat[start:start + count]
+        return
+    row = value.size // value.shape[0] if value.ndim and value.shape[0] else 0
     for start in range(0, value.size, count):
-        yield flat[start:start + count] if flat is not None else value.flat[start:start + count]
+        if 0 < row <= count:
+            first, end = start // row, (min(start + count, value.size) - 1) // row + 1
+            offset = start - first * row
+            yield np.ascontiguousarray(value[first:end]).reshape(-1)[offset:offset + count]
+        else:
+            yield value.flat[start:start + count]
 
 
 def flat_chunks(value: np.ndarray, dtype: np.dtype, chunk_bytes: int = CHUNK_BYTES) -> Iterator[np.ndarray]:

@@ -30,7 +30,7 @@ log = logging.getLogger("mo")
 
 
 class Captured(NamedTuple):
-    """A model in a decodable form: ``kind`` is "torchscript" or "exported"; ``examples`` are
+    """A model in a decodable form: ``kind`` is "torchscript", "exported" or "fx"; ``examples`` are
     (name, example tensor) pairs of the inputs a module was traced with."""
 
     kind: str
@@ -45,7 +45,8 @@ def is_torch_model(obj: Any) -> bool:
     torch = sys.modules.get("torch")
     if torch is None:
         return False
-    return isinstance(obj, (torch.nn.Module, torch.jit.ScriptFunction, torch.export.ExportedProgram))
+    from extensions.load.pytorch.fx_module import FxModule
+    return isinstance(obj, (torch.nn.Module, torch.jit.ScriptFunction, torch.export.ExportedProgram, FxModule))
 
 
 def _archive_kind(path: str) -> str | None:
@@ -149,6 +150,9 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
     """The decodable form of a model object."""
     import torch
     name = type(model).__name__
+    from extensions.load.pytorch.fx_module import FxModule
+    if isinstance(model, FxModule):
+        return Captured("fx", model, [], model.name)
     if isinstance(model, torch.export.ExportedProgram):
         return Captured("exported", model, [], "model")
     if isinstance(model, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):

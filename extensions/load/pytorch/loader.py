@@ -43,6 +43,7 @@ class PyTorchLoader(Loader):
 
     def load(self, context) -> Graph:
         from extensions.load.pytorch.exported import ExportedProgramDecoder
+        from extensions.load.pytorch.fx_module import FxModuleDecoder
         from extensions.load.pytorch.torchscript import TorchScriptDecoder
         options = context.options
         model = options.input_model
@@ -54,6 +55,8 @@ class PyTorchLoader(Loader):
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
             keep_specialized_dims(builder.graph, options.inputs)
+        elif captured.kind == "fx":
+            FxModuleDecoder(builder, captured.model).decode()
         else:
             module = captured.model
             if hasattr(module, "eval"):

@@ -1,0 +1,82 @@
+"""Runs a converted part in the OpenVINO runtime: the only module of mo that imports openvino."""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from extensions.load.pytorch.fx_module import output_name
+
+log = logging.getLogger("mo.compile")
+
+_CORE = None
+
+
+def core():
+    global _CORE
+    if _CORE is None:
+        import openvino
+        _CORE = openvino.Core()
+    return _CORE
+
+
+def _module_base():
+    import torch
+    return torch.nn.Module
+
+
+class OpenVINOPart(_module_base()):
+    """Called in place of an FX submodule: feeds its non-frozen inputs to the compiled IR and
+    returns its outputs as torch values. Frozen inputs (weights) are checked for in-place
+    changes; a changed weight makes the part run its original PyTorch code from then on."""
+
+    def __init__(self, sub, frozen: dict, xml: str, opts):
+        import torch
+        super().__init__()
+        self.sub = sub
+        placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
+        self.frozen = [(i, frozen[n.name], frozen[n.name]._version, frozen[n.name].data_ptr())
+                       for i, n in enumerate(placeholders) if n.name in frozen]
+        model = core().read_model(xml)
+        self.compiled = core().compile_model(model, opts.device, opts.properties())
+        self.request = self.compiled.create_infer_request()
+        names = {name for port in self.compiled.inputs for name in port.get_names()}
+        # (argument index, port) of each input the IR kept
+        self.inputs = [(i, self.compiled.input(n.name)) for i, n in enumerate(placeholders)
+                       if n.name not in frozen and n.name in names]
+        output = next(n for n in sub.graph.nodes if n.op == "output")
+        outs = output.args[0] if isinstance(output.args[0], (list, tuple)) else [output.args[0]]
+        self.single = not isinstance(output.args[0], (list, tuple))
+        self.outputs = []
+        for i, out in enumerate(outs):
+            val = out.meta.get("val") if hasattr(out, "meta") else None
+            self.outputs.append((self.compiled.output(output_name(i)), getattr(val, "dtype", None),
+                                 isinstance(val, torch.SymInt)))
+        self.stale = False
+
+    def forward(self, *args):
+        if self.stale or any(args[i]._version != version or args[i].data_ptr() != ptr
+                             for i, _, version, ptr in self.frozen if args[i] is not None):
+            if not self.stale:
+                log.warning("mo: a weight of an OpenVINO part changed in place; the part runs in PyTorch from "
+                            "now on (compile the model again to convert the new weights)")
+                self.stale = True
+            return self.sub(*args)
+        import torch
+        feed = {}
+        for i, port in self.inputs:
+            value = args[i]
+            if isinstance(value, torch.Tensor):
+                feed[port] = value.detach().contiguous().numpy()
+            else:
+                feed[port] = np.array(int(value), dtype=np.int64)
+        results = self.request.infer(feed, share_inputs=True, share_outputs=False)
+        outputs = []
+        for port, dtype, symbolic in self.outputs:
+            array = results[port]
+            if symbolic:
+                outputs.append(int(array))
+                continue
+            tensor = torch.from_numpy(np.asarray(array))
+            outputs.append(tensor if dtype is None or tensor.dtype == dtype else tensor.to(dtype))
+        return outputs[0] if self.single else tuple(outputs)

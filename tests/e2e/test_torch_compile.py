@@ -1,0 +1,225 @@
+"""torch.compile(model, backend="mo"): outputs match eager PyTorch, unsupported operations fall
+back to PyTorch (or are an error), dynamic dimensions, and the IR cache across processes."""
+import copy
+import logging
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+import torch
+
+from mo.torch_backend import mo_backend
+from tests.e2e.test_pytorch_models import _bert, _gpt2, _vit, _with_statistics  # the tiny random models
+from tests.utils.runtime import assert_close
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+F32 = {"inference_precision": "f32"}
+
+if "mo" not in torch._dynamo.list_backends(exclude_tags=()):   # before `pip install` declares the entry point
+    torch._dynamo.register_backend(mo_backend, "mo")
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo():
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+class SmallCnn(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+            torch.nn.MaxPool2d(2), torch.nn.Conv2d(8, 16, 3, stride=2), torch.nn.BatchNorm2d(16), torch.nn.ReLU(),
+            torch.nn.AdaptiveAvgPool2d(1))
+        self.head = torch.nn.Linear(16, 10)
+
+    def forward(self, x):
+        return torch.softmax(self.head(torch.flatten(self.features(x), 1)), dim=-1)
+
+
+def _cnn():
+    return _with_statistics(SmallCnn()), dict(x=torch.randn(2, 3, 16, 16))
+
+
+class WithErfinv(torch.nn.Module):
+    """aten::erfinv has no translator in mo: the middle of this model runs in PyTorch."""
+
+    def __init__(self):
+        super().__init__()
+        self.first, self.last = torch.nn.Linear(8, 8), torch.nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.last(torch.special.erfinv(torch.tanh(self.first(x)) * 0.9))
+
+
+MODELS = {"bert": _bert, "gpt2": _gpt2, "vit": _vit, "cnn": _cnn}
+
+
+def _build(make):
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model, inputs = make()
+    return model.eval(), inputs
+
+
+def _tensors(output) -> list:
+    if isinstance(output, torch.Tensor):
+        return [output.numpy()]
+    return [v.numpy() for v in output.values() if isinstance(v, torch.Tensor)]
+
+
+def _check(model, compiled, inputs) -> None:
+    with torch.no_grad():
+        expected = _tensors(model(**inputs))
+        actual = _tensors(compiled(**inputs))
+    assert_close(actual, expected, rtol=1e-4, atol=1e-4)
+
+
+def _messages(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "mo.compile"]
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_model_runs_in_openvino(name, caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, inputs = _build(MODELS[name])
+    compiled = torch.compile(model, backend="mo", options={**F32, "fallback": False})
+    _check(model, compiled, inputs)
+    converted = [m for m in _messages(caplog) if "converted and compiled" in m]
+    assert converted, _messages(caplog)
+
+
+def test_unsupported_op_falls_back(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(lambda: (WithErfinv(), None))
+    compiled = torch.compile(model, backend="mo", options=F32)
+    _check(model, compiled, dict(x=torch.randn(3, 8)))
+    messages = _messages(caplog)
+    assert any("stay in PyTorch" in m and "aten::erfinv" in m and "no translator" in m for m in messages), messages
+    assert sum("converted and compiled" in m for m in messages) == 2, messages   # before and after erfinv
+
+
+def test_unsupported_op_is_an_error_without_fallback():
+    model, _ = _build(lambda: (WithErfinv(), None))
+    compiled = torch.compile(model, backend="mo", options={**F32, "fallback": False})
+    with pytest.raises(Exception, match=r"fallback=False.*aten::erfinv"), torch.no_grad():
+        compiled(torch.randn(3, 8))
+
+
+def test_unknown_option_is_an_error():
+    model, _ = _build(lambda: (WithErfinv(), None))
+    compiled = torch.compile(model, backend="mo", options={"precision": "f32"})
+    with pytest.raises(Exception, match="Unknown option.*precision"), torch.no_grad():
+        compiled(torch.randn(3, 8))
+
+
+def test_weights_changed_in_place_run_in_pytorch(caplog):
+    model, _ = _build(_cnn)
+    compiled = torch.compile(model, backend="mo", options=F32)
+    inputs = dict(x=torch.randn(2, 3, 16, 16))
+    _check(model, compiled, inputs)
+    with torch.no_grad():
+        model.head.weight.mul_(2)
+    _check(model, compiled, inputs)
+    assert any("changed in place" in m for m in _messages(caplog)), _messages(caplog)
+
+
+def test_buffers_written_in_training_mode(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(_cnn)
+    reference = copy.deepcopy(model)
+    model.train()
+    reference.train()
+    compiled = torch.compile(model, backend="mo", options=F32)
+    for _ in range(3):
+        x = torch.randn(4, 3, 16, 16)
+        with torch.no_grad():
+            assert_close([compiled(x).numpy()], [reference(x).numpy()], rtol=1e-4, atol=1e-5)
+    assert_close([b.numpy() for b in model.buffers()], [b.numpy() for b in reference.buffers()], rtol=1e-4, atol=1e-5)
+    messages = _messages(caplog)
+    assert any("converted and compiled" in m for m in messages) and not any("in place" in m for m in messages), \
+        messages
+
+
+def test_gradients_flow_through_pytorch(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(lambda: (WithErfinv(), None))
+    compiled = torch.compile(model, backend="mo", options=F32)
+    x = torch.randn(3, 8)
+    compiled(x).square().sum().backward()
+    grads = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model(x).square().sum().backward()
+    assert_close([g.numpy() for g in grads], [p.grad.numpy() for p in model.parameters()], rtol=1e-4, atol=1e-5)
+    # the forward ran in OpenVINO
+    assert any("converted and compiled" in m for m in _messages(caplog)), _messages(caplog)
+
+
+def test_dynamic_batch_and_sequence_length(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(_bert)
+    compiled = torch.compile(model, backend="mo", options={**F32, "fallback": False})
+    conversions = []
+    for batch, length in [(2, 7), (3, 5), (5, 9), (4, 3)]:   # (Dynamo specialises a size of 1)
+        inputs = dict(input_ids=torch.randint(0, 100, (batch, length)),
+                      attention_mask=torch.randint(0, 2, (batch, length)))
+        inputs["attention_mask"][:, 0] = 1
+        _check(model, compiled, inputs)
+        conversions.append(sum("converted and compiled" in m for m in _messages(caplog)))
+    # the first shape converts a static graph, the second a dynamic one that serves every later shape
+    assert conversions[0] > 0 and conversions[1] > conversions[0], conversions
+    assert conversions[3] == conversions[1], conversions
+
+
+_CACHE_SCRIPT = """
+import logging, sys, torch
+logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+from mo.torch_backend import mo_backend
+if "mo" not in torch._dynamo.list_backends(exclude_tags=()):
+    torch._dynamo.register_backend(mo_backend, "mo")
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 4)).eval()
+x = torch.randn(3, 8)
+compiled = torch.compile(model, backend="mo", options={"inference_precision": "f32", "cache_dir": sys.argv[1]})
+with torch.no_grad():
+    torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+"""
+
+
+def test_cache_folder_is_reused_by_a_second_process(tmp_path):
+    cache = str(tmp_path / "cache")
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", _CACHE_SCRIPT, cache], cwd=ROOT, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stderr
+
+    first = run()
+    assert "converted and compiled" in first and "loaded from the cache" not in first, first
+    assert any(f.endswith(".xml") for _, _, files in os.walk(cache) for f in files)
+    second = run()
+    assert "loaded from the cache" in second and "converted and compiled" not in second, second
+    assert "PyTorch model decoded" not in second, second
+
+
+def test_entry_point_is_declared():
+    """The installed package (pip install -e .) declares the backend where torch looks for it."""
+    from importlib.metadata import entry_points
+    found = [e for e in entry_points(group="torch_dynamo_backends") if e.name == "mo"]
+    assert found, "no torch_dynamo_backends entry point 'mo' is installed (pip install -e .)"
+    assert found[0].load() is mo_backend
+
+
+def test_backend_name_resolves_without_registering_it():
+    """A fresh process finds backend="mo" through the entry point alone."""
+    code = ("import torch; m = torch.nn.Linear(3, 2); x = torch.ones(1, 3); "
+            "y = torch.compile(m, backend='mo', options={'inference_precision': 'f32'})(x); "
+            "print(torch.allclose(y, m(x), rtol=1e-4, atol=1e-5))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip().endswith("True"), result.stderr[-2000:]
