@@ -196,11 +196,12 @@ class TransposeSinking(LayoutStep):
                 queued.discard(tid)
                 if tid not in graph or graph._node[tid].get("op") != "Transpose":
                     continue
-                known = set(graph._by_op.get("Transpose", ()))
+                mark = graph.index_mark()
                 if not sink(graph.node(tid)):
                     continue
                 changed = True
-                follow = sorted(set(graph._by_op.get("Transpose", ())) - known, key=lambda n: graph._node[n]["_seq"])
+                follow = sorted((n for n in graph.indexed_since(mark, "Transpose") if n != tid),
+                                key=lambda n: graph._node[n]["_seq"])
                 for nid in follow + ([tid] if tid in graph else []):
                     if nid not in queued:
                         pending.append(nid)

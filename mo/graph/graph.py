@@ -35,6 +35,8 @@ class Graph(nx.MultiDiGraph):
         self._with_bodies: set[str] = set()
         self._names: dict[str, int] = {}
         self._seq = 0
+        # (op, node id) each time a node enters the op index, in order: what a pass created
+        self._indexed: list[tuple[str, str]] = []
         self.data_form = False
         super().__init__(incoming_graph_data, **attr)
         if context is not None:
@@ -63,14 +65,19 @@ class Graph(nx.MultiDiGraph):
 
     # ----------------------------------------------------------------- node index
     def add_node(self, node_for_adding, **attr):
+        before = None
         if node_for_adding not in self._node:
             self._seq += 1
             attr.setdefault("_seq", self._seq)
+        else:
+            before = self._node[node_for_adding].get("op")
         super().add_node(node_for_adding, **attr)
         attrs = self._node[node_for_adding]
         op = attrs.get("op")
         if op is not None:
             self._by_op[op].add(node_for_adding)
+            if op != before:
+                self._indexed.append((op, node_for_adding))
         if attrs.get("bodies"):
             self._with_bodies.add(node_for_adding)
 
@@ -105,6 +112,8 @@ class Graph(nx.MultiDiGraph):
             self._by_op[old_op].discard(node_id)
         if new_op is not None:
             self._by_op[new_op].add(node_id)
+            if new_op != old_op:
+                self._indexed.append((new_op, node_id))
 
     def note_bodies(self, node_id: str) -> None:
         """Record that a node holds bodies (called by Node.__setitem__ for ``bodies``)."""
@@ -114,6 +123,15 @@ class Graph(nx.MultiDiGraph):
         """False when no node of this graph was ever given bodies (then it has none); lets the
         per-transform walk over all graphs skip scanning large graphs without control flow."""
         return bool(self._with_bodies)
+
+    def index_mark(self) -> int:
+        """A mark for ``indexed_since``."""
+        return len(self._indexed)
+
+    def indexed_since(self, mark: int, op: str) -> list[str]:
+        """Ids of the nodes that became ``op`` nodes after ``mark`` and still are, in order."""
+        found = dict.fromkeys(n for o, n in self._indexed[mark:] if o == op)
+        return [n for n in found if self._node.get(n, {}).get("op") == op]
 
     def has_op(self, op: str) -> bool:
         """Whether the graph has a node whose ``op`` is ``op``."""

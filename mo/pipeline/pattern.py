@@ -148,6 +148,17 @@ def _self_contained(m: Match) -> bool:
     return True
 
 
+def _ops_of(root: PatternNode) -> set[str]:
+    """The op types every match of the pattern under ``root`` contains."""
+    found, stack = set(), [root]
+    while stack:
+        pn = stack.pop()
+        if pn.kind == "op":
+            found.add(pn.op)
+            stack.extend(pn.inputs)
+    return found
+
+
 class PatternRewrite(Transform):
     """A rewrite given as ``pattern(p)`` + ``replacement(b, m)`` (+ optional ``condition(m)``)."""
 
@@ -168,19 +179,15 @@ class PatternRewrite(Transform):
         return list(patterns) if isinstance(patterns, list) else [patterns]
 
     def matched_ops(self) -> set[str]:
-        found, stack = set(self.ops), self._roots()
-        while stack:
-            pn = stack.pop()
-            if pn.kind == "op":
-                found.add(pn.op)
-                stack.extend(pn.inputs)
-        return found
+        return set(self.ops).union(*(_ops_of(root) for root in self._roots()))
 
     def find_and_replace_pattern(self, graph) -> None:
         patterns = self.pattern(PatternBuilder())
         if isinstance(patterns, PatternNode):
             patterns = [patterns]
         for pattern in patterns:
+            if not all(graph.has_op(op) for op in _ops_of(pattern)):
+                continue      # an op type the pattern needs is not in the graph: no match anywhere
             for node in graph.nodes_by_op(pattern.op):
                 if node.id not in graph:
                     continue
