@@ -28,7 +28,8 @@ class Summary(NamedTuple):
 def run_measured(cmd: list[str], env: dict | None = None) -> Run:
     """Run ``cmd`` to its end and measure it; a failure raises with its stderr."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=production_env() if env is None else env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode()
@@ -51,8 +52,10 @@ def run_repeated(cmd: list[str], repeat: int, output: str | None = None) -> Summ
 
 
 def production_env() -> dict:
-    """The environment without the test suite's MO_LINT (lint after every pass)."""
-    return {k: v for k, v in os.environ.items() if k != "MO_LINT"}
+    """The environment of an installed converter: without the test suite's MO_LINT (lint after
+    every pass) and without PYTHONDONTWRITEBYTECODE (which some machines set: each run would
+    compile every module again, as no installed package does)."""
+    return {k: v for k, v in os.environ.items() if k not in ("MO_LINT", "PYTHONDONTWRITEBYTECODE")}
 
 
 def mo_command(model: str, out: str, *options: str) -> list[str]:
