@@ -18,7 +18,6 @@ import hashlib
 import logging
 import operator
 import os
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -235,9 +234,8 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
                 return part
             convert_to(sub, frozen, folder, opts)
             part = OpenVINOPart(sub, frozen, xml, opts)
-        else:
-            with tempfile.TemporaryDirectory(prefix="mo_compile_") as folder:
-                part = OpenVINOPart(sub, frozen, convert_to(sub, frozen, folder, opts), opts)
+        else:     # the IR goes to OpenVINO in memory: no files written and read back
+            part = OpenVINOPart(sub, frozen, convert_to(sub, frozen, None, opts), opts)
     except Exception as e:   # a refused model, a converter bug or an IR the device cannot compile
         if not opts.fallback:
             raise
@@ -249,12 +247,14 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
     return part
 
 
-def convert_to(sub, frozen: dict, folder: str, opts: BackendOptions) -> str:
-    """Convert the submodule into ``folder/part.xml`` with mo's pipeline; returns the xml path."""
+def convert_to(sub, frozen: dict, folder: str | None, opts: BackendOptions):
+    """Convert the submodule with mo's pipeline: into ``folder/part.xml`` (returns the xml path),
+    or, with no folder, in memory (returns the ``IRModel``)."""
     from extensions.load.pytorch.fx_module import FxModule
     from mo import convert_model
-    return convert_model(FxModule(sub, frozen, "part"), framework="pytorch", output_dir=folder,
-                         model_name="part", compress_to_fp16=opts.compress_to_fp16).xml
+    result = convert_model(FxModule(sub, frozen, "part"), framework="pytorch", output_dir=folder,
+                           model_name="part", compress_to_fp16=opts.compress_to_fp16)
+    return result if folder is None else result.xml
 
 
 def part_key(sub, frozen: dict, opts: BackendOptions) -> str:

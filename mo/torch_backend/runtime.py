@@ -30,14 +30,20 @@ class OpenVINOPart(_module_base()):
     returns its outputs as torch values. Frozen inputs (weights) are checked for in-place
     changes; a changed weight makes the part run its original PyTorch code from then on."""
 
-    def __init__(self, sub, frozen: dict, xml: str, opts):
+    def __init__(self, sub, frozen: dict, xml, opts):
+        """``xml``: the path of the IR's .xml, or the IR in memory (an ``IRModel``)."""
         import torch
         super().__init__()
         self.sub = sub
         placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
         self.frozen = [(i, frozen[n.name], frozen[n.name]._version, frozen[n.name].data_ptr())
                        for i, n in enumerate(placeholders) if n.name in frozen]
-        model = core().read_model(xml)
+        if isinstance(xml, str):
+            model = core().read_model(xml)
+        else:     # an IRModel in memory; its weights stay referenced while the part lives
+            import openvino as ov
+            self._weights = np.frombuffer(xml.weights, dtype=np.uint8) if xml.weights else np.zeros(0, np.uint8)
+            model = core().read_model(model=xml.xml, weights=ov.Tensor(self._weights))
         self.compiled = core().compile_model(model, opts.device, opts.properties())
         self.request = self.compiled.create_infer_request()
         names = {name for port in self.compiled.inputs for name in port.get_names()}
