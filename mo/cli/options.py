@@ -453,7 +453,9 @@ def _describe(value: Any) -> str:
         return "<ModelProto>"
     if (type(value).__module__ or "").split(".")[0] in ("tensorflow", "keras", "tf_keras"):
         return f"<{type(value).__name__}>"    # a framework model object: its repr says nothing useful
-    if type(value).__module__.split(".")[0] in ("torch", "transformers") or hasattr(value, "forward"):
+    if type(value).__module__.split(".")[0] in ("torch", "transformers", "numpy") or hasattr(value, "forward"):
         shape = getattr(value, "shape", None)   # a tensor: its shape; a model object: its class
         return f"<{type(value).__name__}{'' if shape is None else list(shape)}>"
-    return str(value)
+    if isinstance(value, (int, float, os.PathLike)) or value is None:
+        return str(value)
+    return f"<{type(value).__name__}>"    # any other object: its repr may be huge (a captured graph)
