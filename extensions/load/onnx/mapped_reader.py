@@ -11,41 +11,13 @@ from __future__ import annotations
 import mmap
 
 from mo.errors import InputModelError
+from mo.utils.varint import VarintError, encode_varint, read_varint
 
 _MODEL_GRAPH = 7
 _GRAPH_INITIALIZER = 5
 _TENSOR_RAW_DATA = 9
 
 
-class _Truncated(Exception):
-    pass
-
-
-def _varint(buf, pos: int, end: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if pos >= end:
-            raise _Truncated()
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-        if shift > 63:
-            raise _Truncated()
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def _fields(buf, start: int, end: int):
@@ -53,31 +25,31 @@ def _fields(buf, start: int, end: int):
     pos = start
     while pos < end:
         field_start = pos
-        key, pos = _varint(buf, pos, end)
+        key, pos = read_varint(buf, pos, end)
         number, wire = key >> 3, key & 7
         if wire == 0:
-            _, pos2 = _varint(buf, pos, end)
+            _, pos2 = read_varint(buf, pos, end)
             payload = (pos, pos2)
             pos = pos2
         elif wire == 1:
             payload = (pos, pos + 8)
             pos += 8
         elif wire == 2:
-            length, pos = _varint(buf, pos, end)
+            length, pos = read_varint(buf, pos, end)
             payload = (pos, pos + length)
             pos += length
         elif wire == 5:
             payload = (pos, pos + 4)
             pos += 4
         else:
-            raise _Truncated()
+            raise VarintError("a field runs past the end of the data")
         if pos > end:
-            raise _Truncated()
+            raise VarintError("a field runs past the end of the data")
         yield number, wire, field_start, payload[0], payload[1]
 
 
 def _length_delimited(number: int, payload: bytes) -> bytes:
-    return _encode_varint((number << 3) | 2) + _encode_varint(len(payload)) + payload
+    return encode_varint((number << 3) | 2) + encode_varint(len(payload)) + payload
 
 
 def _strip_tensor(buf, start: int, end: int) -> tuple[bytes, tuple[int, int] | None]:
@@ -120,7 +92,7 @@ def read_mapped(path: str):
                 model_parts.append(_length_delimited(_MODEL_GRAPH, b"".join(graph_parts)))
             else:
                 model_parts.append(bytes(view[field_start:p1]))
-    except _Truncated:
+    except VarintError:
         raise InputModelError(f"'{path}' is not a readable ONNX model: the file is truncated, corrupt or of "
                               f"another format.") from None
     model = ModelProto()

@@ -20,6 +20,7 @@ from extensions.load.tf.protos import parse_light
 from extensions.load.tf.tensors import element_type_of, shape_of
 from mo.errors import InputModelError
 from mo.utils.types import np_dtype
+from mo.utils.varint import VarintError, read_varint
 
 TABLE_MAGIC = 0xDB4775248B80FB57
 FOOTER_SIZE = 48
@@ -30,17 +31,11 @@ class UnsupportedBundle(Exception):
     variables); the caller falls back to TensorFlow."""
 
 
-def _varint(data, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if pos >= len(data):
-            raise InputModelError("a varint runs past the end of its block")
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return result, pos
-        shift += 7
+def _read(data, pos: int) -> tuple[int, int]:
+    try:
+        return read_varint(data, pos)
+    except VarintError as e:
+        raise InputModelError(str(e)) from None
 
 
 def _block(data: bytes, offset: int, size: int, path: str) -> bytes:
@@ -61,9 +56,9 @@ def _entries(block: bytes):
     limit = len(block) - 4 - 4 * restarts
     pos, key = 0, b""
     while pos < limit:
-        shared, pos = _varint(block, pos)
-        own, pos = _varint(block, pos)
-        length, pos = _varint(block, pos)
+        shared, pos = _read(block, pos)
+        own, pos = _read(block, pos)
+        length, pos = _read(block, pos)
         key = key[:shared] + block[pos:pos + own]
         pos += own
         yield key, block[pos:pos + length]
@@ -77,14 +72,14 @@ def read_table(path: str) -> dict[bytes, bytes]:
     if len(data) < FOOTER_SIZE or struct.unpack_from("<Q", data, len(data) - 8)[0] != TABLE_MAGIC:
         raise InputModelError(f"'{path}' is not a TensorFlow checkpoint index (no table footer).")
     footer = data[-FOOTER_SIZE:]
-    _, pos = _varint(footer, 0)              # metaindex handle: unused
-    _, pos = _varint(footer, pos)
-    index_offset, pos = _varint(footer, pos)
-    index_size, pos = _varint(footer, pos)
+    _, pos = _read(footer, 0)              # metaindex handle: unused
+    _, pos = _read(footer, pos)
+    index_offset, pos = _read(footer, pos)
+    index_size, pos = _read(footer, pos)
     table = {}
     for _, handle in _entries(_block(data, index_offset, index_size, path)):
-        offset, p = _varint(handle, 0)
-        size, _ = _varint(handle, p)
+        offset, p = _read(handle, 0)
+        size, _ = _read(handle, p)
         table.update(_entries(_block(data, offset, size, path)))
     return table
 
@@ -165,5 +160,5 @@ class TensorBundle:
         if element_type_of(entry.dtype) != "string" or shape_of(entry.shape):
             raise UnsupportedBundle(f"the checkpoint's '{key}' is not a scalar string")
         raw = bytes(data[offset:offset + entry.size])
-        length, pos = _varint(raw, 0)
+        length, pos = _read(raw, 0)
         return raw[pos + 4:pos + 4 + length]
