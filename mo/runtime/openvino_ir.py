@@ -1,6 +1,8 @@
 """The OpenVINO runtime side: reading an IR (from files or memory) and running it on CPU."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from mo.errors import MissingPackageError
@@ -15,23 +17,27 @@ def import_openvino():
     return openvino
 
 
+@functools.cache
+def core():
+    """The process's one ``openvino.Core`` (creating one loads the plugins: not per model)."""
+    return import_openvino().Core()
+
+
 def read_ir(xml: str, weights: bytes):
     """An ``openvino.Model`` from IR text and weights bytes held in memory."""
     ov = import_openvino()
     data = np.frombuffer(weights, dtype=np.uint8) if weights else np.zeros(0, np.uint8)
-    return ov.Core().read_model(model=xml, weights=ov.Tensor(data))
+    return core().read_model(model=xml, weights=ov.Tensor(data))
 
 
 def read_ir_file(xml_path: str):
-    ov = import_openvino()
-    return ov.Core().read_model(xml_path)
+    return core().read_model(xml_path)
 
 
 def compile_f32(model):
     """Compiled for CPU computing in f32 (no bf16/f16 inference precision, whatever the CPU), so
     a comparison measures the conversion, not the device's precision."""
-    ov = import_openvino()
-    return ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    return core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
 
 
 def run(compiled, feed: list[np.ndarray]) -> list[np.ndarray]:

@@ -6,18 +6,10 @@ import logging
 import numpy as np
 
 from extensions.load.pytorch.fx_module import output_name
+from mo.runtime.openvino_ir import core, read_ir, read_ir_file
 
 log = logging.getLogger("mo.compile")
 
-_CORE = None
-
-
-def core():
-    global _CORE
-    if _CORE is None:
-        import openvino
-        _CORE = openvino.Core()
-    return _CORE
 
 
 def _module_base():
@@ -38,12 +30,7 @@ class OpenVINOPart(_module_base()):
         placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
         self.frozen = [(i, frozen[n.name], frozen[n.name]._version, frozen[n.name].data_ptr())
                        for i, n in enumerate(placeholders) if n.name in frozen]
-        if isinstance(xml, str):
-            model = core().read_model(xml)
-        else:     # an IRModel in memory; its weights stay referenced while the part lives
-            import openvino as ov
-            self._weights = np.frombuffer(xml.weights, dtype=np.uint8) if xml.weights else np.zeros(0, np.uint8)
-            model = core().read_model(model=xml.xml, weights=ov.Tensor(self._weights))
+        model = read_ir_file(xml) if isinstance(xml, str) else read_ir(xml.xml, xml.weights)
         self.compiled = core().compile_model(model, opts.device, opts.properties())
         self.request = self.compiled.create_infer_request()
         names = {name for port in self.compiled.inputs for name in port.get_names()}

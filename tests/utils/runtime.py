@@ -3,16 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-_CORE = None
-
-
-def core():
-    global _CORE
-    if _CORE is None:
-        import openvino as ov
-        _CORE = ov.Core()
-    return _CORE
-
+from mo.runtime.openvino_ir import core
 
 # numpy (ml_dtypes) types the runtime exchanges as packed raw bytes: name -> (OpenVINO type, bits)
 _RAW_TYPES = {"float8_e4m3fn": ("f8e4m3", 8), "float8_e5m2": ("f8e5m2", 8), "int4": ("i4", 4),
