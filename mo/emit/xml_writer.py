@@ -211,7 +211,7 @@ class IRGraphWriter:
     def _const_data(self, node) -> dict:
         value = node.value
         et = node.element_type
-        offset, size = self.bin.add(np.asarray(value), et)
+        offset, size = self.bin.add(value, et)
         return {"element_type": et, "shape": format_value(list(np.shape(value))) if np.ndim(value) else "",
                 "offset": offset, "size": size}
 
