@@ -12,6 +12,7 @@ from mo.cli.input_spec import InputSpec, parse_input, parse_input_shape, parse_o
 from mo.cli.preprocess_spec import parse_layouts, parse_values
 from mo.errors import OptionError
 
+COMPRESS_WEIGHTS_MODES = ("int8", "int4_sym", "int4_asym")
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "NOTSET")
 
 
@@ -60,6 +61,9 @@ class ConversionOptions:
     input_checkpoint: str | None = None
     # what the user gave, as text, for the IR's rt_info
     given: dict[str, str] = field(default_factory=dict)
+    # --compress_weights: MatMul/embedding weights stored as int8 or int4 (extensions/back/compress_weights.py)
+    compress_weights: str | None = None
+    group_size: int = 128
 
 
 def str2bool(value: Any) -> bool:
@@ -200,6 +204,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "pytorch:aten::layer_norm, or an op such as Interpolate).")
     p.add_argument("--report", action="store_true",
                    help="Print the time and the ops added and removed of each pass, the total time and peak memory.")
+    p.add_argument("--compress_weights", choices=COMPRESS_WEIGHTS_MODES,
+                   help="Store the weights of MatMul (and embedding Gather) layers as integers with per-channel or "
+                        "per-group scales, decompressed at run time (data-free, no calibration): int8 (u8 with a "
+                        "zero point per output channel), int4_sym (i4 per group of --group_size), int4_asym (u4 "
+                        "with a zero point per group). In the int4 modes the embeddings and the last projection "
+                        "(the logits) stay int8. The other float weights follow --compress_to_fp16.")
+    p.add_argument("--group_size", type=int,
+                   help="With --compress_weights int4_sym/int4_asym: weights per scale along the reduction axis "
+                        "(default 128; -1: one scale per output channel). A weight whose reduction dimension it "
+                        "does not divide is stored int8 per channel instead.")
     p.add_argument("--version", action="version", version=f"mo {VERSION}")
     return p
 
@@ -350,7 +364,31 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         raise OptionError("No model given: pass its path (mo model.onnx) or --input_model.")
     if isinstance(opts.input_model, os.PathLike):
         opts.input_model = os.fspath(opts.input_model)
+    opts.compress_weights, opts.group_size = _weight_compression(values.get("compress_weights"),
+                                                                 values.get("group_size"))
     return opts
+
+
+def _weight_compression(mode, group_size) -> tuple[str | None, int]:
+    """--compress_weights and --group_size, checked: (mode or None, group size; -1 per channel)."""
+    if mode is not None:
+        mode = str(mode).strip().lower()
+        if mode not in COMPRESS_WEIGHTS_MODES:
+            raise OptionError(f"--compress_weights must be one of {', '.join(COMPRESS_WEIGHTS_MODES)}, got {mode!r}.")
+    if group_size is None:
+        return mode, 128
+    if mode is None or not mode.startswith("int4"):
+        raise OptionError("--group_size applies to int4 weight compression: give --compress_weights int4_sym or "
+                          "int4_asym (int8 always has one scale per output channel).")
+    try:
+        size = int(str(group_size).strip()) if not isinstance(group_size, (bool, float)) else None
+    except ValueError:
+        size = None
+    if size is None:
+        raise OptionError(f"--group_size must be an integer, got {group_size!r}.")
+    if size <= 0 and size != -1:
+        raise OptionError(f"--group_size must be positive, or -1 for one scale per output channel; got {size}.")
+    return mode, size
 
 
 TRANSFORM_ARGUMENTS = {"MakeStateful": {"param_res_names": dict}, "LowLatency2": {"use_const_initializer": bool}}

@@ -7,8 +7,9 @@ of them nor a contiguous copy of a strided view is ever held whole.
 """
 from __future__ import annotations
 
+import math
 import mmap
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 import numpy as np
 
@@ -40,6 +41,31 @@ def _to_bf16(values: np.ndarray) -> bytes:
     bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
     return rounded.astype(np.uint16).tobytes()
+
+
+class LazyConstant:
+    """A constant whose values are computed only while the writer streams them to the .bin:
+    ``parts()`` yields them in C order as 1-D arrays of ``dtype`` (u4/i4: one value per byte, the
+    writer packs them), computed from a source held elsewhere (the quantized weights of
+    --compress_weights: from the float weights, often views of the model file), so they are never
+    held whole. ``np.asarray`` of it computes them all (for checks and tests)."""
+
+    def __init__(self, shape: tuple, dtype, parts: Callable[[], Iterator[np.ndarray]]):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.parts = parts
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def __array__(self, dtype=None, copy=None):
+        flat = np.concatenate([np.asarray(p, self.dtype) for p in self.parts()] or [np.zeros(0, self.dtype)])
+        return flat.reshape(self.shape).astype(dtype or self.dtype, copy=False)
 
 
 def tensor_bytes(value: np.ndarray, element_type: str) -> memoryview | bytes:
@@ -157,7 +183,9 @@ class BinWriter:
         self.offset = 0
         self._seen: dict[tuple[str, bytes], list[tuple[np.ndarray, tuple[int, int]]]] = {}
 
-    def add(self, value: np.ndarray, element_type: str) -> tuple[int, int]:
+    def add(self, value: np.ndarray | LazyConstant, element_type: str) -> tuple[int, int]:
+        if isinstance(value, LazyConstant):
+            return self._add_lazy(value, element_type)
         value = np.asarray(value)
         if element_type not in PLAIN_TYPES:
             return self._add_packed(value, element_type)
@@ -188,3 +216,24 @@ class BinWriter:
         self.offset += size
         candidates.append((value, location))
         return location
+
+    def _add_lazy(self, value: LazyConstant, element_type: str) -> tuple[int, int]:
+        """Write a LazyConstant part by part (nibbles packed across parts for u4/i4). Not
+        de-duplicated: its source weights were, before they were quantized."""
+        location = self.offset
+        carry = np.zeros(0, np.uint8)
+        for part in value.parts():
+            if element_type in ("u4", "i4"):
+                part = np.asarray(part).reshape(-1).astype(np.uint8)     # i4: two's complement nibbles
+                part = np.concatenate([carry, part]) if carry.size else part
+                carry, part = (part[-1:], part[:-1]) if part.size % 2 else (carry[:0], part)
+                data = _pack_nibbles(part)
+            else:
+                data = memoryview(np.ascontiguousarray(part, np_dtype(element_type))).cast("B")
+            self.stream.write(data)
+            self.offset += len(data)
+        if carry.size:
+            data = _pack_nibbles(carry)
+            self.stream.write(data)
+            self.offset += len(data)
+        return location, self.offset - location

@@ -32,6 +32,12 @@ class Summary:
     weights_bytes: int = 0
     compressed: int = 0          # Consts stored as f16 by --compress_to_fp16
     compressed_bytes: int = 0
+    # --compress_weights: weights stored as integers, by scheme (int8, int4_sym, int4_asym): how
+    # many, and their bytes without it (as float) and with it (integers, scales, zero points)
+    int_weights: dict[str, int] = field(default_factory=dict)
+    int_weights_before: int = 0
+    int_weights_after: int = 0
+    int_weights_from: set = field(default_factory=set)     # their float types without it (f32, f16)
 
     def lines(self) -> list[str]:
         ops = ", ".join(f"{t} {n}" for t, n in sorted(self.op_counts.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -46,8 +52,15 @@ class Summary:
             weights += (f", {self.compressed} constant{'s' if self.compressed > 1 else ''} "
                         f"({human_bytes(self.compressed_bytes)}) compressed to fp16")
         else:
-            weights += ", not compressed (float32 weights kept)"
+            weights += (", other float weights not compressed to fp16" if self.int_weights
+                        else ", not compressed (float32 weights kept)")
         lines.append(weights)
+        if self.int_weights:
+            kinds = ", ".join(f"{n} {scheme}" for scheme, n in sorted(self.int_weights.items()))
+            lines.append(f"Compressed weights ({kinds}): {human_bytes(self.int_weights_before)} as "
+                         f"{'/'.join(sorted(self.int_weights_from))} -> {human_bytes(self.int_weights_after)} with "
+                         f"scales and zero points, {self.int_weights_before / max(1, self.int_weights_after):.1f}x "
+                         f"smaller")
         return lines
 
 
@@ -75,15 +88,30 @@ def io_info(graph) -> tuple[list[TensorInfo], list[TensorInfo]]:
 def summarize(graph, rewrites: list[tuple[str, int, int]], weights_bytes: int) -> Summary:
     from mo.pipeline.convert import all_graphs
     counts: Counter = Counter()
+    summary = Summary([], [], {})
     compressed = compressed_bytes = 0
     for g in all_graphs(graph):
         for node in g.op_nodes():
             if node.op in ("Parameter", "Result") and g is not graph:
                 continue
             counts[node.op] += 1
+            if node.get("compressed_weight"):
+                _count_int_weight(node, summary)
             if node.op == "Convert" and "decompression" in (node.get("rt_info") or {}):
                 compressed += 1
                 value = node.in_port(0).get_source().data.get_value()
                 compressed_bytes += 2 * (value.size if value is not None else 0)
-    inputs, outputs = io_info(graph)
-    return Summary(inputs, outputs, dict(counts), rewrites, weights_bytes, compressed, compressed_bytes)
+    summary.inputs, summary.outputs = io_info(graph)
+    summary.op_counts, summary.rewrites, summary.weights_bytes = dict(counts), rewrites, weights_bytes
+    summary.compressed, summary.compressed_bytes = compressed, compressed_bytes
+    return summary
+
+
+def _count_int_weight(node, summary: Summary) -> None:
+    """Count a weight --compress_weights stored as integers: its scheme, its bytes as float and
+    those of its integers, scales and zero points."""
+    info = node["compressed_weight"]
+    summary.int_weights[info["scheme"]] = summary.int_weights.get(info["scheme"], 0) + 1
+    summary.int_weights_before += info["source_bytes"]
+    summary.int_weights_after += info["stored_bytes"]
+    summary.int_weights_from.add(info["source_type"])
