@@ -9,6 +9,9 @@ builder never holds more than a few MiB of them. Then converts it with ``python 
 rusage of each child) and the ratio of peak memory to the weights.
 
     python benchmarks/convert_large_onnx.py [--size-mb 3072] [--repeat 2] [--only mo]
+        [--mo-args "--compress_weights int8"]
+
+``--mo-args`` passes more options to mo (then only mo runs: ovc has no such options).
 
 ``measure_mo(size_mb)`` is what the tests use, at a few tens of MiB.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -166,6 +170,8 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="build the model even if the workdir has it")
     parser.add_argument("--workdir", default=os.path.join(ROOT, "benchmarks", "results"))
     parser.add_argument("--build-only", metavar="PATH", help=argparse.SUPPRESS)
+    parser.add_argument("--mo-args", default="", help="more options for mo, e.g. \"--compress_weights int8\" "
+                        "(then only mo runs)")
     args = parser.parse_args()
     if args.build_only:
         print(build_model(args.build_only, args.size_mb))
@@ -181,11 +187,15 @@ def main() -> None:
           f"ready in {time.perf_counter() - started:.1f} s)")
     out = tempfile.mkdtemp(prefix="mo_bench_", dir=args.workdir)
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.fp16]
+    extra = tuple(shlex.split(args.mo_args))
+    if extra:
+        print(f"mo options: {' '.join(extra)}")
     print(f"{'converter':10s} {'fp16':5s} {'best wall s':>12s} {'median wall s':>14s} {'best CPU s':>11s} "
           f"{'peak RSS MiB':>13s} {'peak/weights':>13s}")
     try:
         for fp16 in modes:
-            for label, r in run_converters(model, out, fp16_options(fp16), args.repeat, args.only):
+            for label, r in run_converters(model, out, fp16_options(fp16) + extra, args.repeat,
+                                           "mo" if extra else args.only):
                 print(f"{label:10s} {'on' if fp16 else 'off':5s} {r.best_wall:12.2f} {r.median_wall:14.2f} "
                       f"{r.best_cpu:11.2f} {r.peak / MIB:13.0f} {r.peak / weights:13.2f}", flush=True)
     finally:
