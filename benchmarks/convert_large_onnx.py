@@ -152,12 +152,13 @@ def fp16_options(fp16: bool) -> tuple[str, ...]:
     return () if fp16 else ("--compress_to_fp16=False",)
 
 
-def measure_mo(size_mb: float, workdir: str, fp16: bool = True) -> tuple[int, Run]:
+def measure_mo(size_mb: float, workdir: str, fp16: bool = True, extra: tuple[str, ...] = ()) -> tuple[int, Run]:
     """Build a model of ``size_mb`` MiB of weights in ``workdir`` and convert it with mo in a
-    child process; returns (weight bytes, the measured run)."""
+    child process, with the options ``extra`` too; returns (weight bytes, the measured run)."""
     model = os.path.join(workdir, "model.onnx")
     weights = build_in_child(model, size_mb)
-    run = run_measured(mo_command(model, os.path.join(workdir, "out"), *fp16_options(fp16)), production_env())
+    run = run_measured(mo_command(model, os.path.join(workdir, "out"), *fp16_options(fp16), *extra),
+                       production_env())
     return weights, run
 
 

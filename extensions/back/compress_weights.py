@@ -233,6 +233,15 @@ def _reduction_axis(dest) -> tuple[int, bool] | None:
     return None
 
 
+def _constant(port) -> bool:
+    """Whether ``port`` is constant: it has a value, or is a Convert of a constant (the
+    decompression of an fp16-compressed weight)."""
+    if port.data.get_value() is not None:
+        return True
+    node = port.node
+    return node.op == "Convert" and node.is_in_port_connected(0) and _constant(node.in_port(0).get_source())
+
+
 def _last_projections(graph) -> set:
     """MatMuls that make a model output: reached from a Result through ops with one non-constant
     input (Add of a bias, Reshape, Convert...)."""
@@ -244,7 +253,7 @@ def _last_projections(graph) -> set:
                 found.add(node.id)
                 break
             sources = [node.in_port(i).get_source() for i in sorted(node.in_ports()) if node.is_in_port_connected(i)]
-            live = [s for s in sources if s.data.get_value() is None]
+            live = [s for s in sources if not _constant(s)]
             if len(live) != 1:
                 break
             node = live[0].node
@@ -299,12 +308,12 @@ class CompressWeights(Transform):
                 group = length if opts.group_size == -1 else opts.group_size
                 if length % group:
                     chosen, group = INT8, length
-                    fallbacks.append(f"{use.const.name} ({length})")
+                    fallbacks.append(f"{use.port.node.name} ({length})")
             elif scheme is not INT8:
                 chosen = INT8
             quantized = quantize(source, use.axis, group, chosen, compute)
             if quantized is None:
-                log.info("--compress_weights: '%s' holds NaN or infinite values; kept as it is", use.const.name)
+                log.info("--compress_weights: '%s' holds NaN or infinite values; kept as it is", use.port.node.name)
                 continue
             self._replace(graph, use, quantized)
         if fallbacks:
@@ -314,10 +323,11 @@ class CompressWeights(Transform):
     @staticmethod
     def _replace(graph, use: WeightUse, q: Quantized) -> None:
         const, port = use.const, use.port
+        name = port.node.name      # the weight's (the fp16 decompression Convert is named after it)
         out_type = port.data.get_dtype()
         scale_type = "f16" if q.scale.dtype == np.float16 else "f32"
-        b = OpBuilder(graph, const.name)
-        stored = b.const(np.zeros(0, q.scheme.dtype), name=f"{const.name}_{q.scheme.element_type}",
+        b = OpBuilder(graph, name)
+        stored = b.const(np.zeros(0, q.scheme.dtype), name=f"{name}_{q.scheme.element_type}",
                          element_type=q.scheme.element_type)
         lazy = LazyConstant(q.stored_shape(), q.scheme.dtype, q.parts)
         stored.node["value"] = lazy
@@ -328,13 +338,13 @@ class CompressWeights(Transform):
         stored.data.set_value(None)
         stored.data.set_shape(lazy.shape)
         x = b.node("Convert", stored, destination_type=scale_type, foldable=False,
-                   name=f"{const.name}_decompress").out_port(0)
+                   name=f"{name}_decompress").out_port(0)
         if q.zero_point is not None:
-            zp = b.const(q.zero_point.reshape(q.param_shape()), name=f"{const.name}_zero_point",
+            zp = b.const(q.zero_point.reshape(q.param_shape()), name=f"{name}_zero_point",
                          element_type=q.scheme.element_type)
             zp = b.node("Convert", zp, destination_type=scale_type, foldable=False).out_port(0)
             x = b.Subtract(x, zp)
-        x = b.Multiply(x, b.const(q.scale.reshape(q.param_shape()), name=f"{const.name}_scale",
+        x = b.Multiply(x, b.const(q.scale.reshape(q.param_shape()), name=f"{name}_scale",
                                   element_type=scale_type))
         if q.stored_shape() != q.source.shape:
             x = b.Reshape(x, i64(*q.source.shape), special_zero=False)
