@@ -139,7 +139,8 @@ def weights_size(graph) -> int:
             if value is None:
                 continue
             try:
-                total += int(value.size) * np_dtype(node.element_type).itemsize
+                bits = {"u4": 4, "i4": 4, "u1": 1}.get(node.element_type, 8 * np_dtype(node.element_type).itemsize)
+                total += (int(value.size) * bits + 7) // 8
             except (KeyError, TypeError, ValueError):
                 total += int(getattr(value, "nbytes", 0))
     return total
