@@ -11,23 +11,30 @@ embedding Gather (axis 0) becomes::
 The CPU plugin recognises this (its MarkDequantization / FullyConnected weights-decompression
 fusions): the FullyConnected (or Gather) of the compiled model reads the u8/u4/i4 weights and
 decompresses them on the fly; no rt_info is needed for that, and the Converts are not folded.
+A [K, N] weight (``transpose_b`` false, ONNX MatMul) keeps its layout, grouped along K; the plugin
+transposes the integers once when it compiles the model. (bf16 activations: the plugin
+decompresses the weights once at compile time instead; the IR is as small.)
 
 - int8: u8 weights with a scale and a u8 zero point per output channel (asymmetric: a range
   [min, max] around 0 uses all 256 levels, more exact than symmetric i8 for weights whose range
-  is lopsided; the CPU plugin runs both at the same speed);
+  is lopsided; the CPU plugin fuses both);
 - int4_sym: i4 weights in [-8, 7], one scale per group of ``group_size`` values along the
-  reduction axis (the value of largest magnitude divided by -8: it is stored exactly as -8, values
-  of the other sign down to -7/8 of it), no zero point;
+  reduction axis (the value of largest magnitude divided by -8, so that it is stored exactly, as
+  -8; values of the other sign are exact up to 7/8 of its magnitude), no zero point (i4 rather
+  than u4 with a zero point 8: no Subtract, the same fused kernel);
 - int4_asym: u4 weights, a scale and a u4 zero point per group.
 
 In the int4 modes the embeddings (Gather data) and the last projection (the MatMul that makes a
 model output, the logits) are kept int8, as are weights whose reduction dimension the group size
 does not divide (logged). Weights of fewer than MIN_ELEMENTS values, and weights with NaN or
-infinite values, stay as they are (then --compress_to_fp16 applies to them).
+infinite values, stay as --compress_to_fp16 left them. The pass runs after fp16 compression (a
+weight it compressed is quantized from its float32 values and its f16 Const dropped) and after
+MergeDuplicateConstants (a weight shared by several MatMuls is quantized once).
 
 Scales and zero points are computed here, reading each weight chunk by chunk (the pages of a
-memory-mapped weight are released as they are read); they take 1/64 (int8, per channel of a
-4096-long row) to 1/256 (int4, groups of 128) of the float32 weights. The integer weights
+memory-mapped weight are released as they are read); they are small: 3 bytes per output channel
+with int8, 2 or 2.5 bytes per group with int4 (1/200 of the float32 weights with groups of 128).
+The integer weights
 themselves are computed only when the IR writer streams them to the .bin (a ``LazyConstant`` that
 keeps the float weights, often a view of the model file), chunk by chunk: no quantized copy of
 all weights is ever held.

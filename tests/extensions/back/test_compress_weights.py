@@ -129,6 +129,27 @@ def test_f16_weights(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", ["int8", "int4_asym"])
+def test_bf16_weights(tmp_path, mode):
+    """A bf16 PyTorch model: bf16 weights quantized, the decompression ends in a Convert to bf16.
+    (The CPU plugin decompresses such weights once when it compiles the model: it fuses the
+    decompression into FullyConnected for f32 and f16 activations only.)"""
+    import ml_dtypes
+    import torch
+    torch.manual_seed(1)
+    model = torch.nn.Sequential(torch.nn.Linear(128, 256), torch.nn.ReLU(), torch.nn.Linear(256, 64))
+    model = model.to(torch.bfloat16).eval()
+    x = torch.randn(2, 128).to(torch.bfloat16)
+    with torch.no_grad():
+        expected = model(x).float().numpy()
+    paths = convert_model(model, example_input=x, output_dir=str(tmp_path), compress_weights=mode, group_size=None
+                          if mode == "int8" else 64)
+    assert _weight_types(paths.xml, ["0.weight", "2.weight"]) == {"0.weight": STORED[mode], "2.weight": "u8"}
+    raw = run_ir(paths.xml, [x.float().numpy().astype(ml_dtypes.bfloat16)])[0]      # bf16 comes back as raw bytes
+    _assert_close_relative(raw.view(np.uint16).view(ml_dtypes.bfloat16).astype(np.float32), expected,
+                           TOLERANCE[mode])
+
+
+@pytest.mark.parametrize("mode", ["int8", "int4_asym"])
 def test_without_fp16_compression_scales_are_f32(tmp_path, mode):
     model, feed = _mlp()
     paths = convert_model(model, output_dir=str(tmp_path), compress_weights=mode, compress_to_fp16=False)
