@@ -51,9 +51,8 @@ class Summary:
         if self.compressed:
             weights += (f", {self.compressed} constant{'s' if self.compressed > 1 else ''} "
                         f"({human_bytes(self.compressed_bytes)}) compressed to fp16")
-        else:
-            weights += (", other float weights not compressed to fp16" if self.int_weights
-                        else ", not compressed (float32 weights kept)")
+        elif not self.int_weights:
+            weights += ", not compressed (float32 weights kept)"
         lines.append(weights)
         if self.int_weights:
             kinds = ", ".join(f"{n} {scheme}" for scheme, n in sorted(self.int_weights.items()))

@@ -31,9 +31,9 @@ MIB = 2 ** 20
 
 
 def _const_types(xml) -> dict[str, str]:
-    layers = ElementTree.parse(xml).getroot().find("layers")
-    return {layer.get("name"): layer.find("data").get("element_type") for layer in layers
-            if layer.get("type") == "Const"}
+    """Element type of each Const by name, bodies included."""
+    return {layer.get("name"): layer.find("data").get("element_type")
+            for layer in ElementTree.parse(xml).getroot().iter("layer") if layer.get("type") == "Const"}
 
 
 def _weight_types(xml, names) -> dict[str, str]:
@@ -170,6 +170,25 @@ def test_tied_embedding_and_projection_share_one_int8_weight(tmp_path):
     feed = [rng.integers(0, 128, 5)]
     _assert_close_relative(run_ir(paths.xml, feed)[0], run_onnxruntime(model, feed)[0], TOLERANCE["int8"])
     assert sorted(_compressed_layers(paths.xml)) == [("FullyConnected", "u8"), ("Gather", "u8")]
+
+
+@pytest.mark.parametrize("condition", [True, False])
+def test_weights_in_if_branches(tmp_path, condition):
+    """Bodies are compressed too; a branch's MatMul makes its output, so it is kept int8."""
+    from onnx import numpy_helper
+    rng = np.random.default_rng(8)
+
+    def branch(name):
+        weight = numpy_helper.from_array(rng.standard_normal((64, 64)).astype(np.float32), name + "_w")
+        return helper.make_graph([helper.make_node("MatMul", ["x", name + "_w"], [name + "_y"])], name, [],
+                                 [helper.make_tensor_value_info(name + "_y", TensorProto.FLOAT, [2, 64])], [weight])
+    node = helper.make_node("If", ["c"], ["y"], then_branch=branch("a"), else_branch=branch("b"))
+    model = make_model([node], [("c", TensorProto.BOOL, []), ("x", TensorProto.FLOAT, [2, 64])],
+                       [("y", TensorProto.FLOAT, [2, 64])])
+    paths = convert_model(model, output_dir=str(tmp_path), compress_weights="int4_asym", group_size=32)
+    assert sorted(t for t in _const_types(paths.xml).values() if t.startswith("u")) == ["u8"] * 4
+    feed = [np.array(condition), rng.standard_normal((2, 64)).astype(np.float32)]
+    _assert_close_relative(run_ir(paths.xml, feed)[0], run_onnxruntime(model, feed)[0], TOLERANCE["int8"])
 
 
 def test_small_and_1d_weights_stay_float(tmp_path):
