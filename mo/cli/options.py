@@ -183,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "dimension and 8 for the others).")
     val.add_argument("--validate_tolerance", type=float,
                      help="Largest allowed difference, relative to each output's largest magnitude (absolute "
-                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16.")
+                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16; with "
+                          "--compress_weights 1e-1 (int8) or 5e-1 (int4), also below 1.")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
     p.add_argument("--transformations_config", metavar="FILE.json",

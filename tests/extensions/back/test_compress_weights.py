@@ -292,12 +292,23 @@ def test_cli_summary_and_validate(tmp_path):
     # * 2 + 1024 zero points / 2 bytes); E and W3 int8 (25600 + 100 * 3, 16384 + 64 * 3 bytes)
     assert line == ("[ INFO ] Compressed weights (2 int4_asym, 2 int8): 338.0 KB as f16 -> 110.5 KB with scales "
                     "and zero points, 3.1x smaller")
-    assert "tolerance 0.3, relative to each output's largest magnitude (also below 1; weights compressed to " \
+    assert "tolerance 0.5, relative to each output's largest magnitude (also below 1; weights compressed to " \
            "int4_asym" in r.stdout
     assert "[ VALIDATE ] PASS: 1 of 1 outputs match" in r.stdout
     bad = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), path, "--compress_weights", "int2"],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "invalid choice: 'int2'" in bad.stderr
+
+
+def test_validate_tolerance_of_compressed_weights_is_relative_also_below_1():
+    """With compressed weights an output of small magnitude is not compared absolutely: a
+    difference as large as the output itself (a broken decompression) fails."""
+    from mo.runtime.validate import COMPRESSED_WEIGHTS_TOLERANCE, compare_output
+    expected = np.array([0.1, -0.2, 0.05], np.float32)
+    tolerance = COMPRESSED_WEIGHTS_TOLERANCE["int4_asym"]
+    assert compare_output("y", expected * 1.3, expected, tolerance, floor=0.0).passed
+    assert not compare_output("y", -expected, expected, tolerance, floor=0.0).passed
+    assert compare_output("y", -expected, expected, tolerance).passed      # absolute below 1 by default
 
 
 @pytest.mark.parametrize("values,message", [
