@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         took = time.perf_counter() - started
         print(f"[ SUCCESS ] XML file: {paths.xml}")
         print(f"[ SUCCESS ] BIN file: {paths.bin}")
+        if opts.compression_summary and not logging.getLogger("mo").isEnabledFor(logging.INFO):
+            print(f"[ INFO ] {opts.compression_summary}")
         sys.stdout.flush()
         if opts.validate:
             from mo.runtime.validate import ValidationFailed, validate_conversion

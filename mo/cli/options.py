@@ -24,6 +24,8 @@ class ConversionOptions:
     output_dir: str = "."
     model_name: str | None = None
     framework: str | None = None
+    # set by the conversion: what --compress_weights did, printed by the command line
+    compression_summary: str | None = None
     inputs: list[InputSpec] = field(default_factory=list)
     input_shape: list[tuple] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)

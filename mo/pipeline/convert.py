@@ -153,7 +153,8 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     from mo.version import VERSION
 
     started = time.perf_counter()
-    summary_wanted = log.isEnabledFor(logging.INFO)
+    # --compress_weights: its sizes before/after are printed by the command line even without INFO
+    summary_wanted = log.isEnabledFor(logging.INFO) or bool(opts.compress_weights)
     report: list | None = [] if opts.report or summary_wanted else None
     progress = Progress(interactive=False if opts.stream_output else None) if opts.progress else NO_PROGRESS
 
@@ -224,6 +225,7 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         summary = summarize(graph, changed, written)
         for line in summary.lines():
             log.info(line)
+        opts.compression_summary = summary.compression_line()
     if opts.report:
         print(format_report(report, time.perf_counter() - started))
     opts.framework = framework

@@ -39,6 +39,15 @@ class Summary:
     int_weights_after: int = 0
     int_weights_from: set = field(default_factory=set)     # their float types without it (f32, f16)
 
+    def compression_line(self) -> str | None:
+        """What --compress_weights did, in one line (None without it)."""
+        if not self.int_weights:
+            return None
+        kinds = ", ".join(f"{n} {scheme}" for scheme, n in sorted(self.int_weights.items()))
+        return (f"Compressed weights ({kinds}): {human_bytes(self.int_weights_before)} as "
+                f"{'/'.join(sorted(self.int_weights_from))} -> {human_bytes(self.int_weights_after)} with "
+                f"scales and zero points, {self.int_weights_before / max(1, self.int_weights_after):.1f}x smaller")
+
     def lines(self) -> list[str]:
         ops = ", ".join(f"{t} {n}" for t, n in sorted(self.op_counts.items(), key=lambda kv: (-kv[1], kv[0])))
         lines = [f"Inputs: {'; '.join(map(str, self.inputs)) or 'none'}",
@@ -55,11 +64,7 @@ class Summary:
             weights += ", not compressed (float32 weights kept)"
         lines.append(weights)
         if self.int_weights:
-            kinds = ", ".join(f"{n} {scheme}" for scheme, n in sorted(self.int_weights.items()))
-            lines.append(f"Compressed weights ({kinds}): {human_bytes(self.int_weights_before)} as "
-                         f"{'/'.join(sorted(self.int_weights_from))} -> {human_bytes(self.int_weights_after)} with "
-                         f"scales and zero points, {self.int_weights_before / max(1, self.int_weights_after):.1f}x "
-                         f"smaller")
+            lines.append(self.compression_line())
         return lines
 
 

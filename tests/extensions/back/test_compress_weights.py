@@ -295,6 +295,12 @@ def test_cli_summary_and_validate(tmp_path):
     assert "tolerance 0.5, relative to each output's largest magnitude (also below 1; weights compressed to " \
            "int4_asym" in r.stdout
     assert "[ VALIDATE ] PASS: 1 of 1 outputs match" in r.stdout
+    # without --verbose the sizes are still printed, once, on stdout after the IR's paths
+    quiet = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), path, "-o", str(tmp_path / "quiet"),
+                            "--compress_weights", "int8"], capture_output=True, text=True)
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stdout.splitlines()[2].startswith("[ INFO ] Compressed weights (4 int8): 338.0 KB as f16 -> ")
+    assert "Compressed weights" not in quiet.stderr
     bad = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), path, "--compress_weights", "int2"],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "invalid choice: 'int2'" in bad.stderr
