@@ -208,8 +208,15 @@ def name_decoder_io(graph) -> bool:
         return False
     for param, name in renames:
         param["name"] = name
-        _name_tensor(param.out_port(0), name)
-    for result in graph.nodes_by_op("Result"):   # only the output's name: applications look outputs up by any name
+    # the inputs and outputs carry only their own names (applications take any of a tensor's names,
+    # OpenVINO's get_any_name the smallest): the FX node names inside (cat_7, linear_14) are
+    # dropped, or a rewrite that removes a node would move them onto an input or output
+    for node in graph.op_nodes():
+        if node.op != "Parameter":
+            node["tensor_names"] = {}
+    for param in graph.nodes_by_op("Parameter"):
+        _name_tensor(param.out_port(0), param.name)
+    for result in graph.nodes_by_op("Result"):
         _name_tensor(result.in_port(0).get_source(), result.name.removesuffix("/sink_port_0"))
     graph.graph["make_stateful"] = STATEFUL_ARGUMENTS
     log.info("Decoder with %d cache inputs: past_key_values.N.key/value -> present.N.key/value", len(renames))

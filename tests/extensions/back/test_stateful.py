@@ -121,3 +121,54 @@ def test_low_latency2_keeps_a_loop_state():
         expected.append([state])
     for actual, want in zip(_steps(ir, [[x] for x in xs]), expected):
         assert_close(actual, want)
+
+
+def cache_model():
+    """A key/value-cache-like model: present.k = concat(past.k, x), present.v = concat(past.v, 2x)
+    along the sequence axis 1 (batch N and lengths dynamic); y sums both over the sequence."""
+    nodes = [helper.make_node("Concat", ["past.k", "x"], ["present.k"], axis=1),
+             helper.make_node("Mul", ["x", "two"], ["x2"]),
+             helper.make_node("Concat", ["past.v", "x2"], ["present.v"], axis=1),
+             helper.make_node("ReduceSum", ["present.k", "axes"], ["sk"], keepdims=0),
+             helper.make_node("ReduceSum", ["present.v", "axes"], ["sv"], keepdims=0),
+             helper.make_node("Add", ["sk", "sv"], ["y"])]
+    return make_model(nodes, [("x", TensorProto.FLOAT, ["N", "T", 3]), ("past.k", TensorProto.FLOAT, ["N", "P", 3]),
+                              ("past.v", TensorProto.FLOAT, ["N", "P", 3])],
+                      [("y", TensorProto.FLOAT, None), ("present.k", TensorProto.FLOAT, None),
+                       ("present.v", TensorProto.FLOAT, None)],
+                      {"two": np.array(2, np.float32), "axes": np.array([1], np.int64)})
+
+
+def test_make_stateful_by_name_pattern_with_beam_idx():
+    """States paired by pattern start empty along the sequence (batch from x) and beam_idx
+    reorders them before each step, as the reference does by hand."""
+    ir = convert_model(cache_model(), compress_to_fp16=False,
+                       transform="MakeStateful[param_res_pattern={'past.*':'present.*'},beam_idx=True]")
+    model = ir.to_openvino()
+    assert [i.get_any_name() for i in model.inputs] == ["x", "beam_idx"]
+    assert [o.get_any_name() for o in model.outputs] == ["y"]
+    request = core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"}).create_infer_request()
+    assert sorted(s.name for s in request.query_state()) == ["past.kpresent.k", "past.vpresent.v"]
+    rng = np.random.default_rng(3)
+    steps = [(rng.standard_normal((2, 3, 3)).astype(np.float32), [0, 1]),
+             (rng.standard_normal((2, 1, 3)).astype(np.float32), [1, 0]),
+             (rng.standard_normal((2, 2, 3)).astype(np.float32), [1, 1])]
+    past = [np.zeros((2, 0, 3), np.float32)] * 2
+    for x, beam in steps:
+        expected = run_onnxruntime(cache_model(), [x] + [p[beam] for p in past])
+        past = expected[1:]
+        actual = request.infer({"x": x, "beam_idx": np.array(beam, np.int32)})
+        assert_close([actual["y"]], expected[:1])
+
+
+@pytest.mark.parametrize("transform, message", [
+    ("MakeStateful[param_res_pattern={'past':'present'}]", "same number"),
+    ("MakeStateful[param_res_pattern={'past.*':'present'}]", "same number"),
+    ("MakeStateful[param_res_pattern={'cache.*':'present.*'}]", "no input of the model matches 'cache.*'"),
+    ("MakeStateful[param_res_pattern={'past.*':'next.*'}]", "'next.k' .* is not an output"),
+    ("MakeStateful[param_res_pattern={'past.*':'present.*'},batch_axis=3]", "batch_axis 3 is not an axis"),
+    ("MakeStateful[param_res_pattern={'past.*':'present.*'},batch_axis=x]", "batch_axis must be an integer"),
+])
+def test_make_stateful_pattern_errors(transform, message):
+    with pytest.raises(OptionError, match=message):
+        convert_model(cache_model(), transform=transform)

@@ -1,0 +1,157 @@
+"""transformers decoders converted with their key/value cache (extensions/load/pytorch/
+transformers_decoder.py): the stateful IR (cache in ReadValue/Assign variables, beam_idx input),
+fed the prompt and then one token at a time, generates greedily the same 20 tokens as
+``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2 and Qwen2
+configs; beam_idx reorders the cache; ``stateful=False`` keeps the cache as inputs/outputs."""
+import numpy as np
+import pytest
+import torch
+import transformers
+
+from extensions.load.pytorch.transformers_decoder import cache_argument, export_decoder
+from mo import convert_model
+from mo.errors import OptionError
+from tests.e2e.test_cli import run_mo
+from tests.utils.runtime import assert_close, core
+
+VOCAB, LAYERS, NEW_TOKENS = 160, 2, 20
+COMMON = dict(vocab_size=VOCAB, initializer_range=0.3, bos_token_id=None, eos_token_id=None, pad_token_id=0)
+CONFIGS = {
+    "llama": lambda: transformers.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                              num_attention_heads=4, num_key_value_heads=2, **COMMON),
+    "gpt2": lambda: transformers.GPT2Config(n_embd=64, n_head=4, n_layer=LAYERS, n_positions=128, **COMMON),
+    "qwen2": lambda: transformers.Qwen2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                              num_attention_heads=4, num_key_value_heads=2, **COMMON),
+}
+
+
+def decoder(arch: str):
+    torch.manual_seed(0)
+    return transformers.AutoModelForCausalLM.from_config(CONFIGS[arch]()).eval()
+
+
+def prompts(batch: int = 2, length: int = 6, padded: bool = True, seed: int = 1):
+    """Token ids and attention mask; with ``padded`` the second row is left-padded by 2."""
+    ids = torch.randint(3, VOCAB, (batch, length), generator=torch.Generator().manual_seed(seed))
+    mask = torch.ones_like(ids)
+    if padded and batch > 1:
+        ids[1, :2], mask[1, :2] = 0, 0
+    return ids, mask
+
+
+def compiled(model):
+    return core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+
+
+def generate_ir(model, ids, mask, steps: int = NEW_TOKENS, request=None) -> np.ndarray:
+    """Greedy tokens of an IR (stateful or not): the prompt first, then one token at a time with
+    the attention mask growing and position ids counting the unpadded tokens; without state the
+    present keys/values are fed back as the next past."""
+    request = request or compiled(model).create_infer_request()
+    names = [i.get_any_name() for i in model.inputs]
+    batch = ids.shape[0]
+    mask, tokens = mask.numpy(), ids.numpy()
+    positions = np.clip(mask.cumsum(1) - 1, 0, None)
+    past = {i.get_any_name(): np.zeros([batch if d.is_dynamic else d.get_length() for d in i.get_partial_shape()[:2]]
+                                       + [0] + [i.get_partial_shape()[3].get_length()], np.float32)
+            for i in model.inputs if i.get_any_name().startswith("past_key_values.")}
+    out = []
+    for _ in range(steps):
+        feed = {"input_ids": tokens, "attention_mask": mask, "position_ids": positions, **past}
+        if "beam_idx" in names:
+            feed["beam_idx"] = np.arange(batch, dtype=np.int32)
+        result = request.infer({k: v for k, v in feed.items() if k in names})
+        past = {k: result[k.replace("past_key_values", "present")] for k in past}
+        tokens = result["logits"][:, -1].argmax(-1)[:, None]
+        out.append(tokens[:, 0])
+        mask = np.concatenate([mask, np.ones((batch, 1), mask.dtype)], 1)
+        positions = positions[:, -1:] + 1
+    return np.stack(out, 1)
+
+
+def generate_torch(model, ids, mask) -> np.ndarray:
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=mask, do_sample=False, max_new_tokens=NEW_TOKENS, pad_token_id=0)
+    return out[:, ids.shape[1]:].numpy()
+
+
+def check_stateful(model, layers: int = LAYERS) -> None:
+    assert [i.get_any_name() for i in model.inputs] == ["input_ids", "attention_mask", "position_ids", "beam_idx"]
+    assert [o.get_any_name() for o in model.outputs] == ["logits"]
+    assert len(model.get_sinks()) == 2 * layers
+    request = compiled(model).create_infer_request()
+    assert sorted(s.name for s in request.query_state()) == sorted(
+        f"past_key_values.{n}.{kind}present.{n}.{kind}" for n in range(layers) for kind in ("key", "value"))
+
+
+# the three ways to give the example: input_ids, none (made up), (input_ids, attention_mask)
+EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, mask: None,
+            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
+
+
+@pytest.mark.parametrize("arch", sorted(CONFIGS))
+def test_stateful_greedy_generation_matches_generate(arch):
+    model = decoder(arch)
+    ids, mask = prompts()
+    ir = convert_model(model, example_input=EXAMPLES[arch](ids, mask), compress_to_fp16=False).to_openvino()
+    check_stateful(ir)
+    request = compiled(ir).create_infer_request()
+    np.testing.assert_array_equal(generate_ir(ir, ids, mask, request=request), generate_torch(model, ids, mask))
+    # a new sequence (another batch size) after reset_state
+    request.reset_state()
+    one, one_mask = prompts(batch=1, length=4, seed=2)
+    np.testing.assert_array_equal(generate_ir(ir, one, one_mask, request=request),
+                                  generate_torch(model, one, one_mask))
+
+
+def test_beam_idx_reorders_the_cache():
+    model = decoder("llama")
+    ids, mask = prompts(padded=False)
+    ir = convert_model(model, example_input={"input_ids": ids}, compress_to_fp16=False).to_openvino()
+    request = compiled(ir).create_infer_request()
+    positions = np.arange(6)[None].repeat(2, 0)
+    request.infer({"input_ids": ids.numpy(), "attention_mask": mask.numpy(), "position_ids": positions,
+                   "beam_idx": np.arange(2, dtype=np.int32)})
+    following = torch.tensor([[5], [7]])
+    actual = request.infer({"input_ids": following.numpy(), "attention_mask": np.ones((2, 7), np.int64),
+                            "position_ids": np.full((2, 1), 6), "beam_idx": np.array([1, 0], np.int32)})["logits"]
+    arg = cache_argument(model)
+    with torch.no_grad():
+        first = model(input_ids=ids, attention_mask=mask, use_cache=True)
+        cache = getattr(first, arg)
+        cache.reorder_cache(torch.tensor([1, 0]))
+        expected = model(input_ids=following, attention_mask=torch.ones(2, 7, dtype=torch.long),
+                         position_ids=torch.full((2, 1), 6), use_cache=True, **{arg: cache}).logits
+    assert_close([actual], [expected.numpy()], rtol=1e-4, atol=1e-4)
+
+
+def test_stateless_keeps_the_cache_as_inputs_and_outputs():
+    model = decoder("llama")
+    ids, mask = prompts()
+    ir = convert_model(model, example_input={"input_ids": ids}, compress_to_fp16=False, stateful=False).to_openvino()
+    assert not ir.get_sinks()
+    inputs = {i.get_any_name(): i.get_partial_shape() for i in ir.inputs}
+    assert list(inputs) == ["input_ids", "attention_mask", "position_ids"] + [
+        f"past_key_values.{n}.{kind}" for n in range(LAYERS) for kind in ("key", "value")]
+    assert str(inputs["past_key_values.0.key"]) == "[?,2,?,16]"   # [batch, kv heads, past, head dim]
+    assert [o.get_any_name() for o in ir.outputs] == ["logits"] + [
+        f"present.{n}.{kind}" for n in range(LAYERS) for kind in ("key", "value")]
+    np.testing.assert_array_equal(generate_ir(ir, ids, mask), generate_torch(model, ids, mask))
+
+
+def test_cli_converts_an_exported_decoder(tmp_path):
+    """A decoder exported with export_decoder and saved with torch.export.save converts from the
+    command line to the same stateful IR."""
+    model = decoder("qwen2")
+    ids, mask = prompts()
+    torch.export.save(export_decoder(model, {"input_ids": ids}), str(tmp_path / "qwen2.pt2"))
+    r = run_mo(str(tmp_path / "qwen2.pt2"), "-o", str(tmp_path), "--compress_to_fp16", "False")
+    assert r.returncode == 0, r.stderr
+    ir = core().read_model(str(tmp_path / "qwen2.xml"))
+    check_stateful(ir)
+    np.testing.assert_array_equal(generate_ir(ir, ids, mask), generate_torch(model, ids, mask))
+
+
+def test_decoder_example_input_errors():
+    with pytest.raises(OptionError, match="input_ids must be a 2-d integer tensor"):
+        convert_model(decoder("gpt2"), example_input={"input_ids": torch.zeros(2, 3)})
