@@ -205,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", action="store_true",
                    help="Print the time and the ops added and removed of each pass, the total time and peak memory.")
     p.add_argument("--version", action="version", version=f"mo {VERSION}")
-    p.add_argument("--stateful", type=str2bool, nargs="?", const=True, default=True,
+    p.add_argument("--stateful", type=str2bool, nargs="?", const=True, default=None,
                    help="A transformers decoder saved with its cache (past_key_values in, present out) keeps the "
                         "cache in variables, with a beam_idx input (default: True; --stateful False keeps "
                         "past_key_values.N.key/value inputs and present.N.key/value outputs).")

@@ -1,8 +1,9 @@
 """transformers decoders converted with their key/value cache (extensions/load/pytorch/
 transformers_decoder.py): the stateful IR (cache in ReadValue/Assign variables, beam_idx input),
 fed the prompt and then one token at a time, generates greedily the same 20 tokens as
-``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2 and Qwen2
-configs; beam_idx reorders the cache; ``stateful=False`` keeps the cache as inputs/outputs."""
+``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2, Qwen2 and
+Mistral (sliding window) configs; beam_idx reorders the cache; ``stateful=False`` keeps the
+cache as inputs and outputs."""
 import numpy as np
 import pytest
 import torch
@@ -10,6 +11,7 @@ import transformers
 
 from extensions.load.pytorch.transformers_decoder import cache_argument, export_decoder
 from mo import convert_model
+from mo.cli.options import build_parser, make_options
 from mo.errors import OptionError
 from tests.e2e.test_cli import run_mo
 from tests.utils.runtime import assert_close, core
@@ -20,6 +22,10 @@ CONFIGS = {
     "llama": lambda: transformers.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                               num_attention_heads=4, num_key_value_heads=2, **COMMON),
     "gpt2": lambda: transformers.GPT2Config(n_embd=64, n_head=4, n_layer=LAYERS, n_positions=128, **COMMON),
+    # every layer with a sliding window shorter than the generated text
+    "mistral": lambda: transformers.MistralConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                                  num_attention_heads=4, num_key_value_heads=2, sliding_window=4,
+                                                  **COMMON),
     "qwen2": lambda: transformers.Qwen2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                               num_attention_heads=4, num_key_value_heads=2, **COMMON),
 }
@@ -40,7 +46,9 @@ def prompts(batch: int = 2, length: int = 6, padded: bool = True, seed: int = 1)
 
 
 def compiled(model):
-    return core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    # f32 throughout: the CPU plugin otherwise computes in bf16 where it can and, where it fuses
+    # the cache into its attention kernel, stores the cache as u8
+    return core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"})
 
 
 def generate_ir(model, ids, mask, steps: int = NEW_TOKENS, request=None) -> np.ndarray:
@@ -51,7 +59,7 @@ def generate_ir(model, ids, mask, steps: int = NEW_TOKENS, request=None) -> np.n
     names = [i.get_any_name() for i in model.inputs]
     batch = ids.shape[0]
     mask, tokens = mask.numpy(), ids.numpy()
-    positions = np.clip(mask.cumsum(1) - 1, 0, None)
+    positions = np.where(mask == 0, 1, mask.cumsum(1) - 1)
     past = {i.get_any_name(): np.zeros([batch if d.is_dynamic else d.get_length() for d in i.get_partial_shape()[:2]]
                                        + [0] + [i.get_partial_shape()[3].get_length()], np.float32)
             for i in model.inputs if i.get_any_name().startswith("past_key_values.")}
@@ -84,9 +92,9 @@ def check_stateful(model, layers: int = LAYERS) -> None:
         f"past_key_values.{n}.{kind}present.{n}.{kind}" for n in range(layers) for kind in ("key", "value"))
 
 
-# the three ways to give the example: input_ids, none (made up), (input_ids, attention_mask)
+# the ways to give the example: input_ids by name, none (made up), a tensor, ids and mask
 EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, mask: None,
-            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
+            "mistral": lambda ids, mask: ids, "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
 
 
 @pytest.mark.parametrize("arch", sorted(CONFIGS))
@@ -150,6 +158,12 @@ def test_cli_converts_an_exported_decoder(tmp_path):
     ir = core().read_model(str(tmp_path / "qwen2.xml"))
     check_stateful(ir)
     np.testing.assert_array_equal(generate_ir(ir, ids, mask), generate_torch(model, ids, mask))
+
+
+def test_stateful_option():
+    assert make_options({"input_model": "m.pt2"}).stateful
+    assert build_parser().parse_args(["m.pt2", "--stateful", "False"]).stateful is False
+    assert not make_options({"input_model": "m.pt2", "stateful": "False"}).stateful
 
 
 def test_decoder_example_input_errors():

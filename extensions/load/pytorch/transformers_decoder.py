@@ -79,13 +79,13 @@ def _cache_pairs(cache) -> list[tuple]:
     return pairs
 
 
-def _new_cache(config, pairs):
-    """The cache object the model's forward expects, holding ``pairs``."""
+def _new_cache(pairs):
+    """The cache object the model's forward expects, holding ``pairs``: one full layer per
+    model layer, also for sliding-window layers (the IR's cache then grows like a full one, and
+    the attention mask lets each token see only its window): a cropped one would lose the count
+    of tokens seen, which places the window."""
     from transformers import DynamicCache
-    try:
-        cache = DynamicCache(config=config)
-    except TypeError:   # transformers before the config argument
-        cache = DynamicCache()
+    cache = DynamicCache()
     for i, (key, value) in enumerate(pairs):
         cache.update(key, value, i)
     return cache
@@ -105,7 +105,7 @@ def _wrapper(model, cache_arg: str, with_position_ids: bool):
         def forward(self, input_ids, attention_mask, position_ids=None, past_key_values=()):
             kwargs = {"position_ids": position_ids} if with_position_ids else {}
             out = self.model(input_ids=input_ids, attention_mask=attention_mask, use_cache=True,
-                             **{cache_arg: _new_cache(self.model.config, past_key_values)}, **kwargs)
+                             **{cache_arg: _new_cache(past_key_values)}, **kwargs)
             present = getattr(out, cache_arg, None)
             if present is None:
                 present = out.past_key_values
@@ -153,7 +153,7 @@ def export_decoder(model, example_input: Any = None):
     vocab = int(getattr(model.config.get_text_config(decoder=True), "vocab_size", 0) or 2)
     ids = _example_ids(named.get("input_ids"), vocab)
     with torch.no_grad():
-        prompt = model(input_ids=ids[:, :PAST], use_cache=True)
+        prompt = model(input_ids=ids[:, :PAST], use_cache=True, **{cache_arg: _new_cache([])})
     cached = getattr(prompt, cache_arg, None)
     past = [(k.detach().clone(), v.detach().clone())
             for k, v in _cache_pairs(cached if cached is not None else prompt.past_key_values)]
@@ -161,12 +161,14 @@ def export_decoder(model, example_input: Any = None):
     mask[0, :2] = 0     # a left-padded row: the mask is read, not assumed all ones
     from extensions.load.pytorch.capture import _forward_parameters
     with_position_ids = "position_ids" in _forward_parameters(model)
-    inputs = {"input_ids": ids[:, PAST:], "attention_mask": mask,
+    inputs = {"input_ids": ids[:, PAST:].contiguous(), "attention_mask": mask,
               "position_ids": torch.arange(PAST, PAST + NEW_TOKENS).expand(BATCH, -1).contiguous(),
               "past_key_values": past}
-    both = {0: Dim.AUTO, 1: Dim.AUTO}
+    # one batch and one past length for all (a mask made for the cache of one layer is used in all)
+    batch, past_length = Dim("batch"), Dim("past_length")
+    both = {0: batch, 1: Dim.AUTO}
     shapes = {"input_ids": both, "attention_mask": both, "position_ids": both,
-              "past_key_values": [({0: Dim.AUTO, 2: Dim.AUTO},) * 2 for _ in past]}
+              "past_key_values": [({0: batch, 2: past_length},) * 2 for _ in past]}
     if not with_position_ids:
         del inputs["position_ids"], shapes["position_ids"]
     wrapper = _wrapper(model, cache_arg, with_position_ids)
