@@ -157,8 +157,7 @@ def make_stateful(graph, param_res_names: dict | None = None, param_res_pattern:
                               f"other input to take the batch size from: give its shape with --input.")
         variable = input_name + output_name
         init = _initial_value(graph, input_name, shape, dtype, batch_axis, batch)
-        state = read_value(graph, f"{param.name}/state", variable, dtype, shape,
-                           init)
+        state = read_value(graph, f"{param.name}/state", variable, dtype, shape, init)
         value = state.out_port(0)
         if beam_idx:
             value = OpBuilder(graph, f"{param.name}/beam").Gather(value, beam.out_port(0), np.int64(batch_axis))

@@ -169,3 +169,5 @@ def test_stateful_option():
 def test_decoder_example_input_errors():
     with pytest.raises(OptionError, match="input_ids must be a 2-d integer tensor"):
         convert_model(decoder("gpt2"), example_input={"input_ids": torch.zeros(2, 3)})
+    with pytest.raises(OptionError, match="example_input gives inputs_embeds as well"):
+        convert_model(decoder("gpt2"), example_input={"inputs_embeds": torch.zeros(2, 3, 64)})

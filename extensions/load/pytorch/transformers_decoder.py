@@ -26,6 +26,7 @@ import sys
 import warnings
 from typing import Any
 
+from extensions.load.pytorch.capture import Captured, _forward_parameters, _named_examples, example_inputs
 from mo.errors import InputModelError, OptionError
 
 log = logging.getLogger("mo")
@@ -57,7 +58,6 @@ def cache_argument(model: Any) -> str | None:
             return None
     except Exception:   # a model class whose generation check itself fails is not a decoder we know
         return None
-    from extensions.load.pytorch.capture import _forward_parameters
     params = _forward_parameters(model)
     return next((a for a in CACHE_ARGUMENTS if a in params), None)
 
@@ -117,14 +117,16 @@ def _wrapper(model, cache_arg: str, with_position_ids: bool):
     return DecoderWithCache()
 
 
-def _examples(model, example_input: Any) -> dict | None:
-    """The user's input_ids / attention_mask / position_ids by name (None when example_input
-    gives anything else: the model is then captured as it is)."""
-    from extensions.load.pytorch.capture import _named_examples, example_inputs
+def _examples(model, example_input: Any) -> dict:
+    """The user's input_ids / attention_mask / position_ids by name."""
     args, kwargs = example_inputs(example_input)
     named = dict(_named_examples(model, args, kwargs))
-    if any(k not in DECODER_INPUTS for k in named):
-        return None
+    others = [k for k in named if k not in DECODER_INPUTS]
+    if others:
+        raise OptionError(f"{type(model).__name__} is converted with its key/value cache, whose inputs are "
+                          f"{', '.join(DECODER_INPUTS)}: example_input gives {', '.join(others)} as well. Give "
+                          f"input_ids (and attention_mask), or set model.config.use_cache = False to convert the "
+                          f"model without a cache with these inputs.")
     return named
 
 
@@ -148,7 +150,7 @@ def export_decoder(model, example_input: Any = None):
     if cache_arg is None:
         raise OptionError(f"{type(model).__name__} is not a transformers decoder that generates with a cache "
                           f"(a *ForCausalLM with config.use_cache).")
-    named = _examples(model, example_input) or {}
+    named = _examples(model, example_input)
     model.eval()
     vocab = int(getattr(model.config.get_text_config(decoder=True), "vocab_size", 0) or 2)
     ids = _example_ids(named.get("input_ids"), vocab)
@@ -159,7 +161,6 @@ def export_decoder(model, example_input: Any = None):
             for k, v in _cache_pairs(cached if cached is not None else prompt.past_key_values)]
     mask = torch.ones(BATCH, PAST + NEW_TOKENS, dtype=torch.long)
     mask[0, :2] = 0     # a left-padded row: the mask is read, not assumed all ones
-    from extensions.load.pytorch.capture import _forward_parameters
     with_position_ids = "position_ids" in _forward_parameters(model)
     inputs = {"input_ids": ids[:, PAST:].contiguous(), "attention_mask": mask,
               "position_ids": torch.arange(PAST, PAST + NEW_TOKENS).expand(BATCH, -1).contiguous(),
@@ -185,11 +186,9 @@ def export_decoder(model, example_input: Any = None):
 
 def capture_decoder(model: Any, example_input: Any):
     """A transformers decoder (with its cache) captured as an ExportedProgram, or None when
-    ``model`` is not one (or ``example_input`` gives inputs other than input_ids,
-    attention_mask and position_ids)."""
-    if cache_argument(model) is None or (example_input is not None and _examples(model, example_input) is None):
+    ``model`` is not one."""
+    if cache_argument(model) is None:
         return None
-    from extensions.load.pytorch.capture import Captured
     program = export_decoder(model, example_input)
     log.info("Captured %s with its key/value cache (torch.export)", type(model).__name__)
     return Captured("exported", program, [], type(model).__name__)
