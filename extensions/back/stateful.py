@@ -107,8 +107,8 @@ def _state_pairs(graph, param_res_names: dict | None, param_res_pattern: dict | 
 
 def _initial_value(graph, name: str, shape, dtype: str, batch_axis: int, batch):
     """The first value of a state of dynamic ``shape``: zeros, with each dynamic dim empty except
-    the batch axis, which takes the size of dim 0 of input ``batch``. None for a static shape
-    (the ReadValue then starts as zeros of it)."""
+    the batch axis, which takes the size of input ``batch`` along the same axis. None for a
+    static shape (the ReadValue then starts as zeros of it)."""
     if is_static(shape):
         return None
     if shape is None:
@@ -120,7 +120,7 @@ def _initial_value(graph, name: str, shape, dtype: str, batch_axis: int, batch):
         if size >= 0:
             sizes.append(size)
         elif axis == batch_axis and batch is not None:
-            sizes.append(dim(b, batch.out_port(0), 0))
+            sizes.append(dim(b, batch.out_port(0), batch_axis))
         else:
             sizes.append(0)
     return b.Broadcast(np.zeros((), np_dtype(dtype)), int_list_port(b, sizes))
@@ -130,13 +130,13 @@ def make_stateful(graph, param_res_names: dict | None = None, param_res_pattern:
                   beam_idx: bool = False, batch_axis: int = 0) -> None:
     """Each paired input becomes a ReadValue of a variable (named, as OpenVINO names it, input name
     + output name) and its output an Assign of it. A state of dynamic shape starts empty along its
-    dynamic dims, except ``batch_axis``, sized as dim 0 of the first remaining input. With
+    dynamic dims, except ``batch_axis``, sized as that axis of the first other input. With
     ``beam_idx``, an input ``beam_idx`` (i32 [batch]) selects the batch entries of every state
     before use (beam search reorders its hypotheses)."""
     pairs = _state_pairs(graph, param_res_names, param_res_pattern)
     states = {param.id for _, param, _, _ in pairs}
     others = sorted((p for p in graph.nodes_by_op("Parameter") if p.id not in states), key=lambda p: p["_seq"])
-    batch = next((p for p in others if (p.out_port(0).data.get_rank() or 0) >= 1), None)
+    batch = next((p for p in others if (p.out_port(0).data.get_rank() or 0) > batch_axis), None)
     if beam_idx:
         if "beam_idx" in _inputs_by_name(graph):
             raise OptionError("MakeStateful[beam_idx=True]: the model already has an input named 'beam_idx'.")
