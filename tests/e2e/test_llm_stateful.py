@@ -4,6 +4,8 @@ fed the prompt and then one token at a time, generates greedily the same 20 toke
 ``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2, Qwen2 and
 Mistral (sliding window) configs; beam_idx reorders the cache; ``stateful=False`` keeps the
 cache as inputs and outputs."""
+import functools
+
 import numpy as np
 import pytest
 import torch
@@ -97,11 +99,18 @@ EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, m
             "mistral": lambda ids, mask: ids, "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
 
 
-@pytest.mark.parametrize("arch", sorted(CONFIGS))
-def test_stateful_greedy_generation_matches_generate(arch):
+@functools.lru_cache
+def converted(arch: str):
+    """The decoder and its stateful IR (an openvino.Model), converted once per module run."""
     model = decoder(arch)
     ids, mask = prompts()
-    ir = convert_model(model, example_input=EXAMPLES[arch](ids, mask), compress_to_fp16=False).to_openvino()
+    return model, convert_model(model, example_input=EXAMPLES[arch](ids, mask), compress_to_fp16=False).to_openvino()
+
+
+@pytest.mark.parametrize("arch", sorted(CONFIGS))
+def test_stateful_greedy_generation_matches_generate(arch):
+    model, ir = converted(arch)
+    ids, mask = prompts()
     check_stateful(ir)
     request = compiled(ir).create_infer_request()
     np.testing.assert_array_equal(generate_ir(ir, ids, mask, request=request), generate_torch(model, ids, mask))
@@ -113,9 +122,8 @@ def test_stateful_greedy_generation_matches_generate(arch):
 
 
 def test_beam_idx_reorders_the_cache():
-    model = decoder("llama")
+    model, ir = converted("llama")
     ids, mask = prompts(padded=False)
-    ir = convert_model(model, example_input={"input_ids": ids}, compress_to_fp16=False).to_openvino()
     request = compiled(ir).create_infer_request()
     positions = np.arange(6)[None].repeat(2, 0)
     request.infer({"input_ids": ids.numpy(), "attention_mask": mask.numpy(), "position_ids": positions,

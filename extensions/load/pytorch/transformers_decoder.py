@@ -210,10 +210,11 @@ def name_decoder_io(graph) -> bool:
     for param, name in renames:
         param["name"] = name
     # the inputs and outputs carry only their own names (applications take any of a tensor's names,
-    # OpenVINO's get_any_name the smallest): the FX node names inside (cat_7, linear_14) are
-    # dropped, or a rewrite that removes a node would move them onto an input or output
+    # OpenVINO's get_any_name the smallest): the FX node names of the operations (cat_7,
+    # linear_14) are dropped, or a rewrite that removes a node would move them onto an input or
+    # output; weights keep theirs
     for node in graph.op_nodes():
-        if node.op != "Parameter":
+        if node.op not in ("Parameter", "Const"):
             node["tensor_names"] = {}
     for param in graph.nodes_by_op("Parameter"):
         _name_tensor(param.out_port(0), param.name)
