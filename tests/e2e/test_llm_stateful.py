@@ -179,3 +179,15 @@ def test_decoder_example_input_errors():
         convert_model(decoder("gpt2"), example_input={"input_ids": torch.zeros(2, 3)})
     with pytest.raises(OptionError, match="example_input gives inputs_embeds as well"):
         convert_model(decoder("gpt2"), example_input={"inputs_embeds": torch.zeros(2, 3, 64)})
+
+
+def test_a_program_without_present_outputs_is_not_a_decoder():
+    """Inputs named like a decoder's past are left as they are when no present.N outputs pair them."""
+    class AddPast(torch.nn.Module):
+        def forward(self, x, past_key_values):
+            return {"y": x + past_key_values[0][0]}
+
+    program = torch.export.export(AddPast(), (torch.ones(2, 3), [(torch.ones(2, 3), torch.ones(2, 3))]))
+    ir = convert_model(program).to_openvino()
+    assert [i.get_any_name() for i in ir.inputs] == ["x", "past_key_values_0_0", "past_key_values_0_1"]
+    assert not ir.get_sinks()
