@@ -191,3 +191,20 @@ def test_a_program_without_present_outputs_is_not_a_decoder():
     ir = convert_model(program).to_openvino()
     assert [i.get_any_name() for i in ir.inputs] == ["x", "past_key_values_0_0", "past_key_values_0_1"]
     assert not ir.get_sinks()
+
+
+def test_a_float16_decoder_keeps_its_cache_in_float32():
+    """The states are f32 whatever the model computes in (the CPU plugin cannot run f16 states
+    when it computes in f32 or bf16)."""
+    model = decoder("llama").half()
+    ir = convert_model(model).to_openvino()
+    assert {op.get_output_element_type(0).get_type_name() for op in ir.get_ops()
+            if op.get_type_name() == "ReadValue"} == {"f32"}
+    ids, mask = prompts()
+    positions = torch.where(mask == 0, 1, mask.cumsum(1) - 1)
+    actual = compiled(ir).create_infer_request().infer({"input_ids": ids.numpy(), "attention_mask": mask.numpy(),
+                                                        "position_ids": positions.numpy(),
+                                                        "beam_idx": np.arange(2, dtype=np.int32)})["logits"]
+    with torch.no_grad():
+        expected = model(input_ids=ids, attention_mask=mask, position_ids=positions).logits.float().numpy()
+    assert_close([actual[:, 2:]], [expected[:, 2:]], rtol=1e-2, atol=2e-2, check_dtype=False)

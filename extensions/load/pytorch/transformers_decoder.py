@@ -91,7 +91,9 @@ def _new_cache(pairs):
     return cache
 
 
-def _wrapper(model, cache_arg: str, with_position_ids: bool):
+def _wrapper(model, cache_arg: str, with_position_ids: bool, dtype):
+    """The capture wrapper; the past and present are float32 whatever the model computes in
+    (``dtype``): the CPU plugin cannot run a state of float16 when it computes in another type."""
     import torch
 
     class DecoderWithCache(torch.nn.Module):
@@ -104,14 +106,15 @@ def _wrapper(model, cache_arg: str, with_position_ids: bool):
 
         def forward(self, input_ids, attention_mask, position_ids=None, past_key_values=()):
             kwargs = {"position_ids": position_ids} if with_position_ids else {}
+            past = [(k.to(dtype), v.to(dtype)) for k, v in past_key_values]
             out = self.model(input_ids=input_ids, attention_mask=attention_mask, use_cache=True,
-                             **{cache_arg: _new_cache(past_key_values)}, **kwargs)
+                             **{cache_arg: _new_cache(past)}, **kwargs)
             present = getattr(out, cache_arg, None)
             if present is None:
                 present = out.past_key_values
             outputs = {"logits": out.logits}
             for i, (key, value) in enumerate(_cache_pairs(present)):
-                outputs[f"present.{i}.key"], outputs[f"present.{i}.value"] = key, value
+                outputs[f"present.{i}.key"], outputs[f"present.{i}.value"] = key.float(), value.float()
             return outputs
 
     return DecoderWithCache()
@@ -157,8 +160,8 @@ def export_decoder(model, example_input: Any = None):
     with torch.no_grad():
         prompt = model(input_ids=ids[:, :PAST], use_cache=True, **{cache_arg: _new_cache([])})
     cached = getattr(prompt, cache_arg, None)
-    past = [(k.detach().clone(), v.detach().clone())
-            for k, v in _cache_pairs(cached if cached is not None else prompt.past_key_values)]
+    pairs = _cache_pairs(cached if cached is not None else prompt.past_key_values)
+    past = [(k.detach().float(), v.detach().float()) for k, v in pairs]
     mask = torch.ones(BATCH, PAST + NEW_TOKENS, dtype=torch.long)
     mask[0, :2] = 0     # a left-padded row: the mask is read, not assumed all ones
     with_position_ids = "position_ids" in _forward_parameters(model)
@@ -172,7 +175,7 @@ def export_decoder(model, example_input: Any = None):
               "past_key_values": [({0: batch, 2: past_length},) * 2 for _ in past]}
     if not with_position_ids:
         del inputs["position_ids"], shapes["position_ids"]
-    wrapper = _wrapper(model, cache_arg, with_position_ids)
+    wrapper = _wrapper(model, cache_arg, with_position_ids, pairs[0][0].dtype)
     try:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
