@@ -14,7 +14,7 @@ import transformers
 from extensions.load.pytorch.transformers_decoder import cache_argument, export_decoder
 from mo import convert_model
 from mo.cli.options import build_parser, make_options
-from mo.errors import OptionError
+from mo.errors import InputModelError, OptionError
 from tests.e2e.test_cli import run_mo
 from tests.utils.runtime import assert_close, core
 
@@ -208,3 +208,9 @@ def test_a_float16_decoder_keeps_its_cache_in_float32():
     with torch.no_grad():
         expected = model(input_ids=ids, attention_mask=mask, position_ids=positions).logits.float().numpy()
     assert_close([actual[:, 2:]], [expected[:, 2:]], rtol=1e-2, atol=2e-2, check_dtype=False)
+
+
+def test_a_decoder_without_a_key_value_cache_is_refused():
+    config = transformers.MambaConfig(hidden_size=32, num_hidden_layers=1, state_size=4, **COMMON)
+    with pytest.raises(InputModelError, match="not one .* key and value per layer .*use_cache = False"):
+        convert_model(transformers.MambaForCausalLM(config))

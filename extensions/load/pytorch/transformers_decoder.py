@@ -64,7 +64,9 @@ def cache_argument(model: Any) -> str | None:
 
 def _cache_pairs(cache) -> list[tuple]:
     """(key, value) tensors of each layer of a transformers cache object."""
-    if hasattr(cache, "layers"):
+    if cache is None:
+        pairs = []
+    elif hasattr(cache, "layers"):
         pairs = [(getattr(layer, "keys", None), getattr(layer, "values", None)) for layer in cache.layers]
     elif hasattr(cache, "to_legacy_cache"):
         pairs = [tuple(p[:2]) for p in cache.to_legacy_cache()]
@@ -144,6 +146,21 @@ def _example_ids(given, vocab: int):
     return tokens[:BATCH * (NEW_TOKENS + PAST)].reshape(BATCH, NEW_TOKENS + PAST)
 
 
+def _prompt_cache(model, cache_arg: str, ids, cache):
+    """The cache after running the prompt ``ids`` (into ``cache``, or the model's own)."""
+    import torch
+    kwargs = {cache_arg: cache} if cache is not None else {}
+    try:
+        with torch.no_grad():
+            out = model(input_ids=ids, use_cache=True, **kwargs)
+    except Exception as e:
+        raise InputModelError(f"{type(model).__name__} could not run a prompt with a key/value cache "
+                              f"({type(e).__name__}: {e}): it cannot be converted with its cache. Set "
+                              f"model.config.use_cache = False to convert it without one.") from e
+    cached = getattr(out, cache_arg, None)
+    return cached if cached is not None else getattr(out, "past_key_values", None)
+
+
 def export_decoder(model, example_input: Any = None):
     """The ExportedProgram of ``model`` (a transformers decoder) with its cache as flat inputs and
     outputs; ``example_input`` (input_ids, or a dict with it) only gives example tokens."""
@@ -157,10 +174,9 @@ def export_decoder(model, example_input: Any = None):
     model.eval()
     vocab = int(getattr(model.config.get_text_config(decoder=True), "vocab_size", 0) or 2)
     ids = _example_ids(named.get("input_ids"), vocab)
-    with torch.no_grad():
-        prompt = model(input_ids=ids[:, :PAST], use_cache=True, **{cache_arg: _new_cache([])})
-    cached = getattr(prompt, cache_arg, None)
-    pairs = _cache_pairs(cached if cached is not None else prompt.past_key_values)
+    # the model's own cache first: one that is not keys and values (a recurrent state) is refused
+    _cache_pairs(_prompt_cache(model, cache_arg, ids[:, :PAST], None))
+    pairs = _cache_pairs(_prompt_cache(model, cache_arg, ids[:, :PAST], _new_cache([])))
     past = [(k.detach().float(), v.detach().float()) for k, v in pairs]
     mask = torch.ones(BATCH, PAST + NEW_TOKENS, dtype=torch.long)
     mask[0, :2] = 0     # a left-padded row: the mask is read, not assumed all ones
