@@ -25,7 +25,10 @@ class ReadValue(Op):
 
     @classmethod
     def infer_shapes(cls, node):
-        return [node.in_shape(0) if node.is_in_port_connected(0) else node.variable_shape]
+        # the variable's shape: the initial value may be smaller (empty along a growing dim)
+        if node.variable_shape is not None or not node.is_in_port_connected(0):
+            return [node.variable_shape]
+        return [node.in_shape(0)]
 
     @classmethod
     def evaluate(cls, node, init=None):

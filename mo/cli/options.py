@@ -66,6 +66,8 @@ class ConversionOptions:
     # --compress_weights: MatMul/embedding weights stored as int8 or int4 (extensions/back/compress_weights.py)
     compress_weights: str | None = None
     group_size: int = 128
+    # a transformers decoder's key/value cache kept in variables (ReadValue/Assign, beam_idx input)
+    stateful: bool = True
 
 
 def str2bool(value: Any) -> bool:
@@ -195,7 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "SubgraphReplacement class of an --extensions folder whose replacement_id it is.")
     p.add_argument("--transform", help="Legacy transforms applied to the converted model: "
                    "\"MakeStateful[param_res_names={'state_in':'state_out'}]\" (the named input/output pairs become "
-                   "a variable read by ReadValue and written by Assign), \"LowLatency2\" or "
+                   "a variable read by ReadValue and written by Assign; or param_res_pattern={'past.*':'present.*'} "
+                   "pairing inputs with outputs by name, * standing for any text; beam_idx=True adding a beam_idx "
+                   "input that reorders the states along batch_axis=0), \"LowLatency2\" or "
                    "\"LowLatency2[use_const_initializer=False]\" (LSTM/GRU/RNN sequence states kept between "
                    "inferences); comma-separated.")
     p.add_argument("--list_ops", action="store_true",
@@ -218,6 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 128; -1: one scale per output channel). A weight whose reduction dimension it "
                         "does not divide is stored int8 per channel instead.")
     p.add_argument("--version", action="version", version=f"mo {VERSION}")
+    p.add_argument("--stateful", type=str2bool, nargs="?", const=True, default=None,
+                   help="A transformers decoder saved with its cache (past_key_values in, present out) keeps the "
+                        "cache in variables, with a beam_idx input (default: True; --stateful False keeps "
+                        "past_key_values.N.key/value inputs and present.N.key/value outputs).")
     return p
 
 
@@ -369,6 +377,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         opts.input_model = os.fspath(opts.input_model)
     opts.compress_weights, opts.group_size = _weight_compression(values.get("compress_weights"),
                                                                  values.get("group_size"))
+    opts.stateful = str2bool(values.get("stateful", True))
     return opts
 
 
@@ -394,7 +403,9 @@ def _weight_compression(mode, group_size) -> tuple[str | None, int]:
     return mode, size
 
 
-TRANSFORM_ARGUMENTS = {"MakeStateful": {"param_res_names": dict}, "LowLatency2": {"use_const_initializer": bool}}
+TRANSFORM_ARGUMENTS = {"MakeStateful": {"param_res_names": dict, "param_res_pattern": dict, "beam_idx": bool,
+                                        "batch_axis": int},
+                       "LowLatency2": {"use_const_initializer": bool}}
 
 
 def _split_top(text: str) -> list[str]:
@@ -445,11 +456,14 @@ def parse_transforms(value) -> list[tuple[str, dict]]:
             if key not in known:
                 raise OptionError(f"--transform {name} has no argument '{key}' (it takes {', '.join(known)}).")
             args[key] = str2bool(arg) if known[key] is bool else arg
+            if known[key] is int and not isinstance(arg, int):
+                raise OptionError(f"--transform {name}: {key} must be an integer, got {arg!r}.")
             if known[key] is dict and not (isinstance(arg, dict) and arg):
                 raise OptionError(f"--transform {name}: {key} must be a dict of input name -> output name, "
                                   f"e.g. {name}[{key}={{'state_in':'state_out'}}].")
-        if name == "MakeStateful" and "param_res_names" not in args:
-            raise OptionError("--transform MakeStateful needs param_res_names={'input':'output',...}.")
+        if name == "MakeStateful" and "param_res_names" not in args and "param_res_pattern" not in args:
+            raise OptionError("--transform MakeStateful needs param_res_names={'input':'output',...} or "
+                              "param_res_pattern={'past.*':'present.*',...}.")
         result.append((name, args))
     return result
 

@@ -2,6 +2,8 @@
 
 * a file: TorchScript (``torch.jit.save``) or ExportedProgram (``torch.export.save``) archive;
 * a ``torch.export.ExportedProgram`` or a ``torch.jit.ScriptModule`` object: used as it is;
+* a transformers causal-LM decoder: captured with its key/value cache as flat inputs and outputs
+  (``transformers_decoder.py``; example_input is optional);
 * a ``torch.nn.Module``: captured with ``torch.export`` on ``example_input``, and traced with
   ``torch.jit.trace`` (on copies of the example: an in-place op on an input must not change it)
   when export fails. The inputs' shapes are the example's (static) unless ``--input`` gives
@@ -158,6 +160,10 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
     if isinstance(model, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
         args, kwargs = example_inputs(example_input)
         return Captured("torchscript", model, _named_examples(model, args, kwargs), name.replace("Recursive", ""))
+    from extensions.load.pytorch.transformers_decoder import capture_decoder
+    decoder = capture_decoder(model, example_input)
+    if decoder is not None:
+        return decoder
     if example_input is None:
         raise OptionError(f"Converting a {name} object needs example_input (a tensor, a tuple of tensors or a "
                           f"dict of keyword tensors) to capture its graph.")

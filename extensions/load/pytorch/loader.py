@@ -45,6 +45,7 @@ class PyTorchLoader(Loader):
         from extensions.load.pytorch.exported import ExportedProgramDecoder
         from extensions.load.pytorch.fx_module import FxModuleDecoder
         from extensions.load.pytorch.torchscript import TorchScriptDecoder
+        from extensions.load.pytorch.transformers_decoder import name_decoder_io
         options = context.options
         model = options.input_model
         if isinstance(model, str):
@@ -55,6 +56,7 @@ class PyTorchLoader(Loader):
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
             keep_specialized_dims(builder.graph, options.inputs)
+            name_decoder_io(builder.graph)
         elif captured.kind == "fx":
             FxModuleDecoder(builder, captured.model).decode()
         else:

@@ -121,3 +121,64 @@ def test_low_latency2_keeps_a_loop_state():
         expected.append([state])
     for actual, want in zip(_steps(ir, [[x] for x in xs]), expected):
         assert_close(actual, want)
+
+
+def cache_model(seq_first: bool = False):
+    """A key/value-cache-like model: present.k = concat(past.k, x), present.v = concat(past.v, 2x)
+    along the sequence axis (1, or 0 ``seq_first``; batch N and lengths dynamic); y sums both over
+    the sequence."""
+    seq = 0 if seq_first else 1
+    nodes = [helper.make_node("Concat", ["past.k", "x"], ["present.k"], axis=seq),
+             helper.make_node("Mul", ["x", "two"], ["x2"]),
+             helper.make_node("Concat", ["past.v", "x2"], ["present.v"], axis=seq),
+             helper.make_node("ReduceSum", ["present.k", "axes"], ["sk"], keepdims=0),
+             helper.make_node("ReduceSum", ["present.v", "axes"], ["sv"], keepdims=0),
+             helper.make_node("Add", ["sk", "sv"], ["y"])]
+
+    def shape(length):
+        return [length, "N", 3] if seq_first else ["N", length, 3]
+    return make_model(nodes, [("x", TensorProto.FLOAT, shape("T")), ("past.k", TensorProto.FLOAT, shape("P")),
+                              ("past.v", TensorProto.FLOAT, shape("P"))],
+                      [("y", TensorProto.FLOAT, None), ("present.k", TensorProto.FLOAT, None),
+                       ("present.v", TensorProto.FLOAT, None)],
+                      {"two": np.array(2, np.float32), "axes": np.array([seq], np.int64)})
+
+
+@pytest.mark.parametrize("seq_first", [False, True])
+def test_make_stateful_by_name_pattern_with_beam_idx(seq_first):
+    """States paired by pattern start empty along the sequence (batch from x) and beam_idx
+    reorders them along the batch axis before each step, as the reference does by hand."""
+    batch_axis = 1 if seq_first else 0
+    ir = convert_model(cache_model(seq_first), compress_to_fp16=False,
+                       transform=f"MakeStateful[param_res_pattern={{'past.*':'present.*'}},beam_idx=True,"
+                                 f"batch_axis={batch_axis}]")
+    model = ir.to_openvino()
+    assert [i.get_any_name() for i in model.inputs] == ["x", "beam_idx"]
+    assert [o.get_any_name() for o in model.outputs] == ["y"]
+    request = core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"}).create_infer_request()
+    assert sorted(s.name for s in request.query_state()) == ["past.kpresent.k", "past.vpresent.v"]
+    rng = np.random.default_rng(3)
+    steps = [(rng.standard_normal((2, 3, 3)).astype(np.float32), [0, 1]),
+             (rng.standard_normal((2, 1, 3)).astype(np.float32), [1, 0]),
+             (rng.standard_normal((2, 2, 3)).astype(np.float32), [1, 1])]
+    if seq_first:
+        steps = [(x.transpose(1, 0, 2).copy(), beam) for x, beam in steps]
+    past = [np.zeros((0, 2, 3) if seq_first else (2, 0, 3), np.float32)] * 2
+    for x, beam in steps:
+        expected = run_onnxruntime(cache_model(seq_first), [x] + [np.take(p, beam, batch_axis) for p in past])
+        past = expected[1:]
+        actual = request.infer({"x": x, "beam_idx": np.array(beam, np.int32)})
+        assert_close([actual["y"]], expected[:1])
+
+
+@pytest.mark.parametrize("transform, message", [
+    ("MakeStateful[param_res_pattern={'past':'present'}]", "same number"),
+    ("MakeStateful[param_res_pattern={'past.*':'present'}]", "same number"),
+    ("MakeStateful[param_res_pattern={'cache.*':'present.*'}]", "no input of the model matches 'cache.*'"),
+    ("MakeStateful[param_res_pattern={'past.*':'next.*'}]", "'next.k' .* is not an output"),
+    ("MakeStateful[param_res_pattern={'past.*':'present.*'},batch_axis=3]", "batch_axis 3 is not an axis"),
+    ("MakeStateful[param_res_pattern={'past.*':'present.*'},batch_axis=x]", "batch_axis must be an integer"),
+])
+def test_make_stateful_pattern_errors(transform, message):
+    with pytest.raises(OptionError, match=message):
+        convert_model(cache_model(), transform=transform)
