@@ -205,10 +205,9 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     if opts.output_dir is None:
-        import io
-        stream = io.BytesIO()
+        stream = BytesSink()
         xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
-        weights = stream.getvalue()
+        weights = stream.data
         written = len(weights)
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
@@ -231,6 +230,19 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         inputs, outputs = io_info(graph)
         return IRModel(name, xml, weights, inputs, outputs, summary)
     return IRPaths(xml, bin_)
+
+
+class BytesSink:
+    """A write-only binary stream collecting its bytes in a ``bytearray`` (``data``): unlike
+    ``BytesIO.getvalue()`` nothing is copied at the end, and the buffer is writable, so the
+    OpenVINO runtime can use the weights in place (``ov.Tensor(..., shared_memory=True)``)."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, data) -> int:
+        self.data += data
+        return memoryview(data).nbytes
 
 
 def peak_memory_mib() -> float:
