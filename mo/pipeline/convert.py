@@ -205,9 +205,9 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     if opts.output_dir is None:
-        stream = BytesSink()
+        stream = BytesSink(total)
         xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
-        weights = stream.data
+        weights = stream.finish()
         written = len(weights)
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
@@ -233,16 +233,30 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
 
 
 class BytesSink:
-    """A write-only binary stream collecting its bytes in a ``bytearray`` (``data``): unlike
-    ``BytesIO.getvalue()`` nothing is copied at the end, and the buffer is writable, so the
-    OpenVINO runtime can use the weights in place (``ov.Tensor(..., shared_memory=True)``)."""
+    """A write-only binary stream collecting its bytes in a ``bytearray`` (``data``, once
+    ``finish()`` has cut it to the bytes written). It is allocated at ``capacity`` bytes up front
+    (growing a large bytearray chunk by chunk can copy it again and again), nothing is copied at
+    the end (unlike ``BytesIO.getvalue()``), and the buffer is writable, so the OpenVINO runtime
+    can use the weights in place (``ov.Tensor(..., shared_memory=True)``)."""
 
-    def __init__(self):
-        self.data = bytearray()
+    def __init__(self, capacity: int = 0):
+        self.data = bytearray(capacity)
+        self.size = 0
 
     def write(self, data) -> int:
-        self.data += data
-        return memoryview(data).nbytes
+        view = memoryview(data).cast("B")
+        end = self.size + view.nbytes
+        if end <= len(self.data):
+            self.data[self.size:end] = view
+        else:
+            del self.data[self.size:]
+            self.data += view
+        self.size = end
+        return view.nbytes
+
+    def finish(self) -> bytearray:
+        del self.data[self.size:]
+        return self.data
 
 
 def peak_memory_mib() -> float:
