@@ -92,6 +92,9 @@ def test_model_runs_in_openvino(name, caplog):
     _check(model, compiled, inputs)
     converted = [m for m in _messages(caplog) if "converted and compiled" in m]
     assert converted, _messages(caplog)
+    # no gradient needed: traced once by make_fx, not by AOT autograd
+    assert any("for inference" in m for m in _messages(caplog)), _messages(caplog)
+    assert not any("AOT autograd" in m for m in _messages(caplog)), _messages(caplog)
 
 
 def test_unsupported_op_falls_back(caplog):
@@ -144,6 +147,8 @@ def test_buffers_written_in_training_mode(caplog):
     messages = _messages(caplog)
     assert any("converted and compiled" in m for m in messages) and not any("in place" in m for m in messages), \
         messages
+    # the graph writes the running statistics: AOT autograd functionalizes it
+    assert any("AOT autograd" in m for m in messages), messages
 
 
 def test_gradients_flow_through_pytorch(caplog):
@@ -156,8 +161,9 @@ def test_gradients_flow_through_pytorch(caplog):
     model.zero_grad()
     model(x).square().sum().backward()
     assert_close([g.numpy() for g in grads], [p.grad.numpy() for p in model.parameters()], rtol=1e-4, atol=1e-5)
-    # the forward ran in OpenVINO
+    # the forward ran in OpenVINO, lowered by AOT autograd (which keeps the backward)
     assert any("converted and compiled" in m for m in _messages(caplog)), _messages(caplog)
+    assert any("AOT autograd" in m for m in _messages(caplog)), _messages(caplog)
 
 
 def test_dynamic_batch_and_sequence_length(caplog):
