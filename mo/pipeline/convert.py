@@ -5,6 +5,8 @@ import logging
 import os
 import time
 
+import numpy as np
+
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
 from mo.front.cut import apply_cut
@@ -233,30 +235,30 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
 
 
 class BytesSink:
-    """A write-only binary stream collecting its bytes in a ``bytearray`` (``data``, once
-    ``finish()`` has cut it to the bytes written). It is allocated at ``capacity`` bytes up front
-    (growing a large bytearray chunk by chunk can copy it again and again), nothing is copied at
-    the end (unlike ``BytesIO.getvalue()``), and the buffer is writable, so the OpenVINO runtime
+    """A write-only binary stream collecting its bytes in one numpy buffer, allocated at
+    ``capacity`` bytes up front (growing a large buffer chunk by chunk copies it again and again;
+    numpy also backs large arrays with huge pages, which halves the cost of the first touch of
+    400 MB against a bytearray). ``finish()`` returns the bytes written as a writable
+    memoryview without copying them (unlike ``BytesIO.getvalue()``), so the OpenVINO runtime
     can use the weights in place (``ov.Tensor(..., shared_memory=True)``)."""
 
     def __init__(self, capacity: int = 0):
-        self.data = bytearray(capacity)
+        self.buffer = np.empty(capacity, np.uint8)
         self.size = 0
 
     def write(self, data) -> int:
-        view = memoryview(data).cast("B")
-        end = self.size + view.nbytes
-        if end <= len(self.data):
-            self.data[self.size:end] = view
-        else:
-            del self.data[self.size:]
-            self.data += view
+        view = np.frombuffer(data, np.uint8)
+        end = self.size + view.size
+        if end > self.buffer.size:
+            grown = np.empty(max(end, 2 * self.buffer.size), np.uint8)
+            grown[:self.size] = self.buffer[:self.size]
+            self.buffer = grown
+        self.buffer[self.size:end] = view
         self.size = end
-        return view.nbytes
+        return view.size
 
-    def finish(self) -> bytearray:
-        del self.data[self.size:]
-        return self.data
+    def finish(self) -> memoryview:
+        return memoryview(self.buffer[:self.size])
 
 
 def peak_memory_mib() -> float:
