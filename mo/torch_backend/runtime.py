@@ -12,10 +12,10 @@ log = logging.getLogger("mo.compile")
 
 
 def read_ir_in_place(xml: str, weights):
-    """An ``openvino.Model`` whose Consts use ``weights`` in place when it is writable (a
-    ``bytearray``: no copy of the weights; the caller keeps it alive as long as the model or
-    anything compiled from it), or a copy of it otherwise."""
-    if not isinstance(weights, bytearray) or not weights:
+    """An ``openvino.Model`` whose Consts use ``weights`` in place when it is a writable buffer
+    (what ``convert_model`` returns: no copy of the weights; the caller keeps it alive as long as
+    the model or anything compiled from it), or a copy of it otherwise."""
+    if not len(weights) or memoryview(weights).readonly:
         return read_ir(xml, weights)
     tensor = import_openvino().Tensor(np.frombuffer(weights, dtype=np.uint8), shared_memory=True)
     return core().read_model(model=xml, weights=tensor)
