@@ -5,8 +5,6 @@ import logging
 import os
 import time
 
-import numpy as np
-
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
 from mo.front.cut import apply_cut
@@ -207,9 +205,12 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     if opts.output_dir is None:
-        stream = BytesSink(total)
+        import io
+        stream = io.BytesIO()
         xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
-        weights = stream.finish()
+        # the bytes written, as a writable view (getvalue() is read-only bytes), so that the
+        # OpenVINO runtime can use them in place (ov.Tensor(..., shared_memory=True))
+        weights = stream.getbuffer()
         written = len(weights)
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
@@ -232,33 +233,6 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         inputs, outputs = io_info(graph)
         return IRModel(name, xml, weights, inputs, outputs, summary)
     return IRPaths(xml, bin_)
-
-
-class BytesSink:
-    """A write-only binary stream collecting its bytes in one numpy buffer, allocated at
-    ``capacity`` bytes up front (growing a large buffer chunk by chunk copies it again and again;
-    numpy also backs large arrays with huge pages, which halves the cost of the first touch of
-    400 MB against a bytearray). ``finish()`` returns the bytes written as a writable
-    memoryview without copying them (unlike ``BytesIO.getvalue()``), so the OpenVINO runtime
-    can use the weights in place (``ov.Tensor(..., shared_memory=True)``)."""
-
-    def __init__(self, capacity: int = 0):
-        self.buffer = np.empty(capacity, np.uint8)
-        self.size = 0
-
-    def write(self, data) -> int:
-        view = np.frombuffer(data, np.uint8)
-        end = self.size + view.size
-        if end > self.buffer.size:
-            grown = np.empty(max(end, 2 * self.buffer.size), np.uint8)
-            grown[:self.size] = self.buffer[:self.size]
-            self.buffer = grown
-        self.buffer[self.size:end] = view
-        self.size = end
-        return view.size
-
-    def finish(self) -> memoryview:
-        return memoryview(self.buffer[:self.size])
 
 
 def peak_memory_mib() -> float:
