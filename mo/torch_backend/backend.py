@@ -3,10 +3,10 @@
 1. The Dynamo graph is lowered to ATen. Operations without a translator are decomposed when
    torch has a decomposition for them (``decompositions``). When no gradient is needed (no
    input requires one, or grad mode is off), ``make_fx`` traces it once on Dynamo's fake inputs
-   (``lower_for_inference``: about a third of AOT autograd's time, which traces twice and
-   functionalizes); a graph that writes to a tensor in place, or whose tracing fails, is
-   lowered by AOT autograd instead, which also keeps gradients working (backward passes run in
-   PyTorch).
+   (``lower_for_inference``: about a third of AOT autograd's time, which traces twice),
+   functionalized when its shapes are static; a graph that writes to one of its inputs (or, with
+   symbolic shapes, to any tensor), or whose tracing fails, is lowered by AOT autograd instead,
+   which also keeps gradients working (backward passes run in PyTorch).
 2. The ATen graph's parameters and buffers (the inputs Dynamo marks static, less the buffers
    the model writes) are frozen: they become Consts of the IR, and the part falls back to
    PyTorch if one of them is changed in place later. ``addmm(b, x, t(w))`` (torch.nn.Linear)
@@ -144,15 +144,21 @@ def lower_for_inference(gm):
     fake inputs (so dimensions Dynamo made symbolic stay symbolic), or None when the graph must
     go through AOT autograd: it changes global state (grad mode, autocast) or calls a
     higher-order operator, its tracing fails (AOT autograd then reports the error or asks
-    Dynamo to restart), or it writes to a tensor in place (which AOT autograd functionalizes)."""
+    Dynamo to restart), or it writes to one of its inputs (a buffer, e.g. BatchNorm's running
+    statistics in training, or the caller's tensor: AOT autograd writes the results back) or,
+    with symbolic shapes, to any tensor."""
     import torch
     from torch.fx.experimental.proxy_tensor import make_fx
     placeholders = gm.graph.find_nodes(op="placeholder")
     fakes = [n.meta.get("example_value") for n in placeholders]
     if any(v is None for v in fakes) or any(_changes_state(n) for n in gm.graph.nodes if n.op == "call_function"):
         return None
+    # Functionalized, in-place operations on intermediate values become their functional forms
+    # (ReLU(inplace=True), masked_fill_ ...; a write to an input stays a copy_). Not with symbolic
+    # dimensions: functionalization specializes them (Dynamo would recompile for every shape).
+    traced = gm if _symbolic(fakes) else torch.func.functionalize(gm, remove="mutations")
     try:
-        aten_gm = make_fx(gm, decomposition_table=decompositions(), tracing_mode="fake",
+        aten_gm = make_fx(traced, decomposition_table=decompositions(), tracing_mode="fake",
                           _allow_non_fake_inputs=True)(*fakes)
     except Exception as e:   # noqa: BLE001 (AOT autograd gets the graph instead)
         log.debug("mo: make_fx cannot lower the graph (%s: %s); AOT autograd lowers it", type(e).__name__, e)
@@ -164,6 +170,13 @@ def lower_for_inference(gm):
     static = {i for i, n in enumerate(placeholders)
               if n.meta.get("tensor_dict", {}).get("_dynamo_static_input_type")}
     return aten_gm, static
+
+
+def _symbolic(values: list) -> bool:
+    """Whether any of the fake inputs is a symbolic integer or has a symbolic dimension."""
+    import torch
+    return any(isinstance(v, torch.SymInt) or
+               (isinstance(v, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in v.shape)) for v in values)
 
 
 def _changes_state(node) -> bool:
