@@ -205,12 +205,10 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     if opts.output_dir is None:
-        import io
-        stream = io.BytesIO()
+        from mo.pipeline.weights_buffer import WeightsBuffer
+        stream = WeightsBuffer(total)
         xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
-        # the bytes written, as a writable view (getvalue() is read-only bytes), so that the
-        # OpenVINO runtime can use them in place (ov.Tensor(..., shared_memory=True))
-        weights = stream.getbuffer()
+        weights = stream.getbuffer()   # writable, not a copy: the OpenVINO runtime can use it in place
         written = len(weights)
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
