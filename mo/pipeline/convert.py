@@ -207,10 +207,10 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     if opts.output_dir is None:
-        import io
-        stream = io.BytesIO()
+        from mo.pipeline.weights_buffer import WeightsBuffer
+        stream = WeightsBuffer(total)
         xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
-        weights = stream.getvalue()
+        weights = stream.getbuffer()   # writable, not a copy: the OpenVINO runtime can use it in place
         written = len(weights)
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)

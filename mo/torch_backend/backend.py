@@ -1,10 +1,15 @@
 """The backend's compile step: Dynamo graph -> ATen graph -> partitions -> OpenVINO parts.
 
-1. AOT autograd lowers the Dynamo graph to a functional ATen graph. Operations without a
-   translator are decomposed when torch has a decomposition for them (``decompositions``).
-2. The ATen graph's parameters and buffers (the inputs AOT autograd marks static, less the
-   buffers the model writes) are frozen: they become Consts of the IR, and the part falls back
-   to PyTorch if one of them is changed in place later. ``addmm(b, x, t(w))`` (torch.nn.Linear)
+1. The Dynamo graph is lowered to ATen. Operations without a translator are decomposed when
+   torch has a decomposition for them (``decompositions``). When no gradient is needed (no
+   input requires one, or grad mode is off), ``make_fx`` traces it once on Dynamo's fake inputs
+   (``lower_for_inference``: about a third of AOT autograd's time, which traces twice),
+   functionalized when its shapes are static; a graph that writes to one of its inputs (or, with
+   symbolic shapes, to any tensor), or whose tracing fails, is lowered by AOT autograd instead,
+   which also keeps gradients working (backward passes run in PyTorch).
+2. The ATen graph's parameters and buffers (the inputs Dynamo marks static, less the buffers
+   the model writes) are frozen: they become Consts of the IR, and the part falls back to
+   PyTorch if one of them is changed in place later. ``addmm(b, x, t(w))`` (torch.nn.Linear)
    becomes ``linear(x, w, b)`` again, so the IR keeps the weight as stored.
 3. torch.fx's capability-based partitioner groups the nodes whose operation has a translator in
    mo's registry; each group becomes a submodule, converted through mo's pipeline (the FX
@@ -108,30 +113,107 @@ def decompositions() -> dict:
 
 
 def compile_graph(gm, example_inputs, options: dict | None):
-    from torch._dynamo.backends.common import aot_autograd
-    from torch._functorch.aot_autograd import make_boxed_func
     opts = BackendOptions.parse(options)
     real_inputs = list(example_inputs)
     started = time.perf_counter()
+    lowered = None if _needs_autograd(real_inputs) else lower_for_inference(gm)
+    if lowered is not None:
+        aten_gm, static = lowered
+        log.info("mo: graph lowered to %d ATen nodes for inference in %.2f s", len(aten_gm.graph.nodes),
+                 time.perf_counter() - started)
+        return _compile_real(aten_gm, real_inputs, static, opts).forward
+    return lower_with_aot_autograd(gm, real_inputs, opts, started)
+
+
+def _needs_autograd(inputs: list) -> bool:
+    """Whether the graph's results need gradients (what AOT autograd itself decides by)."""
+    import torch
+    return torch.is_grad_enabled() and any(isinstance(x, torch.Tensor) and x.requires_grad for x in inputs)
+
+
+def _compile_real(aten_gm, real_inputs: list, static: set, opts: "BackendOptions"):
+    """``compile_aten`` with the real values of the static inputs, outside any fake tensor mode
+    (the conversion reads the real weights)."""
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+    with unset_fake_temporarily():
+        return compile_aten(aten_gm, frozen_inputs(aten_gm, real_inputs, static), opts)
+
+
+def lower_for_inference(gm):
+    """(ATen graph, indices of its static inputs) traced by ``make_fx`` from the Dynamo graph's
+    fake inputs (so dimensions Dynamo made symbolic stay symbolic), or None when the graph must
+    go through AOT autograd: it changes global state (grad mode, autocast) or calls a
+    higher-order operator, its tracing fails (AOT autograd then reports the error or asks
+    Dynamo to restart), or it writes to one of its inputs (a buffer, e.g. BatchNorm's running
+    statistics in training, or the caller's tensor: AOT autograd writes the results back) or,
+    with symbolic shapes, to any tensor."""
+    import torch
+    from torch.fx.experimental.proxy_tensor import make_fx
+    placeholders = gm.graph.find_nodes(op="placeholder")
+    fakes = [n.meta.get("example_value") for n in placeholders]
+    if any(v is None for v in fakes) or any(_changes_state(n) for n in gm.graph.nodes if n.op == "call_function"):
+        return None
+    # Functionalized, in-place operations on intermediate values become their functional forms
+    # (ReLU(inplace=True), masked_fill_ ...; a write to an input stays a copy_). Not with symbolic
+    # dimensions: functionalization specializes them (Dynamo would recompile for every shape).
+    traced = gm if _symbolic(fakes) else torch.func.functionalize(gm, remove="mutations")
+    try:
+        aten_gm = make_fx(traced, decomposition_table=decompositions(), tracing_mode="fake",
+                          _allow_non_fake_inputs=True)(*fakes)
+    except Exception as e:   # noqa: BLE001 (AOT autograd gets the graph instead)
+        log.debug("mo: make_fx cannot lower the graph (%s: %s); AOT autograd lowers it", type(e).__name__, e)
+        return None
+    if any(isinstance(n.target, torch._ops.OpOverload) and n.target._schema.is_mutable
+           for n in aten_gm.graph.nodes if n.op == "call_function"):
+        return None
+    aten_gm.graph.eliminate_dead_code()
+    static = {i for i, n in enumerate(placeholders)
+              if n.meta.get("tensor_dict", {}).get("_dynamo_static_input_type")}
+    return aten_gm, static
+
+
+def _symbolic(values: list) -> bool:
+    """Whether any of the fake inputs is a symbolic integer or has a symbolic dimension."""
+    import torch
+    return any(isinstance(v, torch.SymInt) or
+               (isinstance(v, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in v.shape)) for v in values)
+
+
+def _changes_state(node) -> bool:
+    import torch
+    if isinstance(node.target, torch._ops.HigherOrderOperator):
+        return True
+    name = getattr(node.target, "__name__", "")
+    return name in _STATE_CHANGERS
+
+
+# Dynamo graph calls that set global state which make_fx would not trace as AOT autograd does
+_STATE_CHANGERS = frozenset({"_set_grad_enabled", "_enter_autocast", "_exit_autocast", "_enter_inference_mode",
+                             "_exit_inference_mode", "set_grad_enabled"})
+
+
+def lower_with_aot_autograd(gm, real_inputs: list, opts: "BackendOptions", started: float):
+    """AOT autograd lowers the graph to a functional ATen graph; its forward is converted, its
+    backward (when gradients are needed) runs in PyTorch."""
+    from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.aot_autograd import make_boxed_func
 
     def forward_compiler(aten_gm, fake_inputs):
         from torch._guards import TracingContext
-        from torch._subclasses.fake_tensor import unset_fake_temporarily
         context = TracingContext.try_get()
         metadata = context.fw_metadata if context else None
         static = set(metadata.static_input_indices) if metadata else set()
         # a buffer the model writes (BatchNorm statistics in training) is an input like any other
         static -= {i for i, info in enumerate(metadata.input_info if metadata else []) if info.mutates_data}
-        log.info("mo: graph lowered to %d ATen nodes in %.2f s", len(aten_gm.graph.nodes),
+        log.info("mo: graph lowered to %d ATen nodes by AOT autograd in %.2f s", len(aten_gm.graph.nodes),
                  time.perf_counter() - started)
-        with unset_fake_temporarily():   # the conversion reads the real weights
-            return compile_aten(aten_gm, frozen_inputs(aten_gm, real_inputs, static), opts)
+        return make_boxed_func(_compile_real(aten_gm, real_inputs, static, opts).forward)
 
     def backward_compiler(aten_gm, fake_inputs):   # gradients are computed by PyTorch
         return make_boxed_func(aten_gm.forward)
 
     return aot_autograd(fw_compiler=forward_compiler, bw_compiler=backward_compiler,
-                        decompositions=dict(decompositions()))(gm, example_inputs)
+                        decompositions=dict(decompositions()))(gm, real_inputs)
 
 
 def frozen_inputs(aten_gm, real_inputs: list, static: set) -> dict:
@@ -172,7 +254,7 @@ def restore_linear(aten_gm) -> None:
 
 
 def compile_aten(aten_gm, frozen: dict, opts: BackendOptions):
-    """The ATen graph with its supported parts replaced by OpenVINO calls."""
+    """The ATen graph (a GraphModule) with its supported parts replaced by OpenVINO calls."""
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     from torch.fx.passes.operator_support import OperatorSupport
 
@@ -210,8 +292,7 @@ def compile_aten(aten_gm, frozen: dict, opts: BackendOptions):
         if part is not None:
             setattr(fused, call.target, part)
     fused.recompile()
-    from torch._functorch.aot_autograd import make_boxed_func
-    return make_boxed_func(fused.forward)
+    return fused
 
 
 def _describe(node) -> str:

@@ -6,10 +6,19 @@ import logging
 import numpy as np
 
 from extensions.load.pytorch.fx_module import output_name
-from mo.runtime.openvino_ir import core, read_ir, read_ir_file
+from mo.runtime.openvino_ir import core, import_openvino, read_ir, read_ir_file
 
 log = logging.getLogger("mo.compile")
 
+
+def read_ir_in_place(xml: str, weights):
+    """An ``openvino.Model`` whose Consts use ``weights`` in place when it is a writable buffer
+    (what ``convert_model`` returns: no copy of the weights; the caller keeps it alive as long as
+    the model or anything compiled from it), or a copy of it otherwise."""
+    if not len(weights) or memoryview(weights).readonly:
+        return read_ir(xml, weights)
+    tensor = import_openvino().Tensor(np.frombuffer(weights, dtype=np.uint8), shared_memory=True)
+    return core().read_model(model=xml, weights=tensor)
 
 
 def _module_base():
@@ -30,7 +39,11 @@ class OpenVINOPart(_module_base()):
         placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
         self.frozen = [(i, frozen[n.name], frozen[n.name]._version, frozen[n.name].data_ptr())
                        for i, n in enumerate(placeholders) if n.name in frozen]
-        model = read_ir_file(xml) if isinstance(xml, str) else read_ir(xml.xml, xml.weights)
+        if isinstance(xml, str):
+            model = read_ir_file(xml)
+        else:   # the compiled model may keep using the weights' memory: it lives as long as the part
+            self.weights = xml.weights
+            model = read_ir_in_place(xml.xml, self.weights)
         self.compiled = core().compile_model(model, opts.device, opts.properties())
         self.request = self.compiled.create_infer_request()
         names = {name for port in self.compiled.inputs for name in port.get_names()}

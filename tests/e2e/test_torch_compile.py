@@ -92,6 +92,9 @@ def test_model_runs_in_openvino(name, caplog):
     _check(model, compiled, inputs)
     converted = [m for m in _messages(caplog) if "converted and compiled" in m]
     assert converted, _messages(caplog)
+    # no gradient needed: traced once by make_fx, not by AOT autograd
+    assert any("for inference" in m for m in _messages(caplog)), _messages(caplog)
+    assert not any("AOT autograd" in m for m in _messages(caplog)), _messages(caplog)
 
 
 def test_unsupported_op_falls_back(caplog):
@@ -144,6 +147,67 @@ def test_buffers_written_in_training_mode(caplog):
     messages = _messages(caplog)
     assert any("converted and compiled" in m for m in messages) and not any("in place" in m for m in messages), \
         messages
+    # the graph writes the running statistics: AOT autograd functionalizes it
+    assert any("AOT autograd" in m for m in messages), messages
+
+
+class InPlaceOps(torch.nn.Module):
+    """In-place operations on intermediate values, and an output that is a view of the input."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = torch.nn.Linear(8, 8)
+        self.act = torch.nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        y = self.first(x)
+        y.mul_(2).add_(1)
+        return self.act(y), x.t()
+
+
+class WritesItsInput(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        x.mul_(2)
+        return self.first(x)
+
+
+@pytest.mark.parametrize("make, lowering", [(InPlaceOps, "for inference"), (WritesItsInput, "AOT autograd")])
+def test_in_place_operations(make, lowering, caplog):
+    """Writes to intermediate values are functionalized by the inference lowering; a write to
+    an input needs AOT autograd, which writes the result back to the caller's tensor."""
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(lambda: (make(), None))
+    compiled = torch.compile(model, backend="mo", options={**F32, "fallback": False})
+    x = torch.randn(3, 8)
+    x_eager, x_compiled = x.clone(), x.clone()
+    with torch.no_grad():
+        expected, actual = model(x_eager), compiled(x_compiled)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    actual = actual if isinstance(actual, tuple) else (actual,)
+    assert_close([a.numpy() for a in actual] + [x_compiled.numpy()],
+                 [e.numpy() for e in expected] + [x_eager.numpy()], rtol=1e-4, atol=1e-5)
+    messages = _messages(caplog)
+    assert any(lowering in m for m in messages) and any("converted and compiled" in m for m in messages), messages
+
+
+def test_in_place_operations_with_dynamic_shapes(caplog):
+    """Functionalizing would specialize symbolic dimensions: a dynamic graph that writes in place
+    goes through AOT autograd, and its one dynamic part serves every later shape."""
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    model, _ = _build(lambda: (InPlaceOps(), None))
+    compiled = torch.compile(model, backend="mo", options={**F32, "fallback": False})
+    conversions = []
+    for batch in (2, 3, 5, 4):
+        x = torch.randn(batch, 8)
+        with torch.no_grad():
+            assert_close([a.numpy() for a in compiled(x)], [e.numpy() for e in model(x)], rtol=1e-4, atol=1e-5)
+        conversions.append(sum("converted and compiled" in m for m in _messages(caplog)))
+    assert conversions[1] > conversions[0] and conversions[3] == conversions[1], conversions
+    assert any("AOT autograd" in m for m in _messages(caplog)), _messages(caplog)
 
 
 def test_gradients_flow_through_pytorch(caplog):
@@ -156,8 +220,9 @@ def test_gradients_flow_through_pytorch(caplog):
     model.zero_grad()
     model(x).square().sum().backward()
     assert_close([g.numpy() for g in grads], [p.grad.numpy() for p in model.parameters()], rtol=1e-4, atol=1e-5)
-    # the forward ran in OpenVINO
+    # the forward ran in OpenVINO, lowered by AOT autograd (which keeps the backward)
     assert any("converted and compiled" in m for m in _messages(caplog)), _messages(caplog)
+    assert any("AOT autograd" in m for m in _messages(caplog)), _messages(caplog)
 
 
 def test_dynamic_batch_and_sequence_length(caplog):
