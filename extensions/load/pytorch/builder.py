@@ -93,6 +93,9 @@ class TorchGraphBuilder:
         self._views: dict[Any, tuple[Any, str, list]] = {}
         self._tensor_consts: dict[int, tuple[Any, Port]] = {}
         self._quant_dtypes: dict[Port, str] = {}    # output port -> quantized type of its values
+        # where meta tensors (parameters without values) get theirs, by name: a checkpoint folder's
+        # files (checkpoint_folder.StoredWeights)
+        self.weights = None
 
     # ----------------------------------------------------------------- leaves
     def parameter(self, name: str, shape: tuple | None, element_type: str, complex_: bool = False) -> Port:
@@ -110,6 +113,10 @@ class TorchGraphBuilder:
         found = self._tensor_consts.get(id(tensor))
         if found is not None and found[0] is tensor:
             return found[1]
+        if self.weights is not None and tensor.is_meta:
+            port = self.weights.port(self, tensor, name)
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
         if is_quantized(tensor):     # its integers, dequantized by a node
             kind, specs, values = quantized_call(tensor)
             port = self.call(kind, specs, values, 1, name or "quantized_constant").out_port(0)
