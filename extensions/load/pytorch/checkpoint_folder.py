@@ -125,16 +125,23 @@ class StoredWeights:
         """The Const of parameter ``name`` (a meta tensor of the traced type) from the files: in
         its stored type, with a decompression Convert when the model computes in another."""
         from extensions.load.pytorch.types import element_type_of_dtype
-        from mo.utils.types import np_dtype
-        value, et = self.array(self.resolve(name))
+        from mo.utils.types import is_float, np_dtype
+        stored = self.resolve(name)
+        value, et = self.array(stored)
         traced = element_type_of_dtype(tensor.dtype)
+        if et in ("f8e4m3", "f8e5m2") or is_float(et) != is_float(traced):
+            raise InputModelError(f"Tensor '{stored}' in '{self.where[stored].path}' is stored as {et}, the model "
+                                  f"computes it as {traced}: quantized or float8 checkpoints (GPTQ, AWQ, FP8) are "
+                                  f"not converted from a folder.")
         const = builder.registry.op("Const").create(builder.graph, (), name=name, value=np.zeros(0, np_dtype(et)),
                                                     element_type=et)
         const["value"] = value     # a view of the file; bf16 as raw bits, written as they are
         port = const.out_port(0)
         if et != traced:
-            port = builder.registry.op("Convert").create(builder.graph, [port], name=f"{name}/decompression",
-                                                         destination_type=traced, rt_info={"decompression": None},
+            # 16-bit weights decompressed at run time (the runtime may compute on them as they are)
+            rt_info = {"decompression": None} if et in ("f16", "bf16") else {}
+            port = builder.registry.op("Convert").create(builder.graph, [port], name=f"{name}/convert",
+                                                         destination_type=traced, rt_info=rt_info,
                                                          foldable=False).out_port(0)
         port.add_tensor_names([name])
         return port

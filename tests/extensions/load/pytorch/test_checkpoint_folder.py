@@ -218,6 +218,12 @@ def _break_unexpected_tensor(folder):
     return "model.extra.weight"
 
 
+def _break_quantized(folder):
+    path = folder / "model.safetensors"
+    path.write_bytes(path.read_bytes().replace(b'"F32"', b'"I32"', 1))
+    return "is stored as i32"
+
+
 def _break_auto_map(folder):
     config = json.load(open(folder / "config.json"))
     config["auto_map"] = {"AutoModelForCausalLM": "modeling_evil.EvilModel"}
@@ -234,7 +240,7 @@ def _break_no_weights(folder):
 BREAKS = {"truncated": _break_truncated, "bad_header_json": _break_header_json,
           "header_beyond_file": _break_header_length, "unknown_dtype": _break_dtype,
           "missing_tensor": _break_missing_tensor, "unexpected_tensor": _break_unexpected_tensor,
-          "auto_map": _break_auto_map, "no_safetensors": _break_no_weights}
+          "quantized": _break_quantized, "auto_map": _break_auto_map, "no_safetensors": _break_no_weights}
 
 
 @pytest.mark.parametrize("damage", list(BREAKS))
