@@ -121,6 +121,12 @@ class SafetensorsFile:
 
 
 DTYPES_BY_ET = {et: np_type for et, np_type in DTYPES.values()}
+
+
+def bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
+    """The float32 values of raw bf16 bit patterns (uint16): what a bf16 Const holding a view of
+    a safetensors file stands for (read it chunk by chunk: this is a float32 copy)."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
 _DTYPE_NAMES = {et: name for name, (et, _) in DTYPES.items()}
 
 
@@ -132,15 +138,18 @@ def write_safetensors(path: str, tensors: Iterable[tuple[str, str, tuple[int, ..
     entries = list(tensors)
     header: dict = {"__metadata__": metadata} if metadata else {}
     offset = 0
+    sizes = []
     for name, et, shape, _ in entries:
         size = int(np.prod(shape, dtype=np.int64)) * np.dtype(DTYPES_BY_ET[et]).itemsize
         header[name] = {"dtype": _DTYPE_NAMES[et], "shape": list(shape), "data_offsets": [offset, offset + size]}
+        sizes.append(size)
         offset += size
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 8)      # the data starts 8-byte aligned
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(text)))
         f.write(text)
-        for name, _, _, chunks in entries:
-            for chunk in chunks:
-                f.write(chunk)
+        for (name, _, _, chunks), size in zip(entries, sizes):
+            written = sum(f.write(chunk) for chunk in chunks)
+            if written != size:
+                raise ValueError(f"tensor '{name}' was given {written} bytes, its type and shape make {size}")

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from extensions.load.pytorch.safetensors_file import SafetensorsFile, write_safetensors
+from extensions.load.pytorch.safetensors_file import SafetensorsFile, bf16_bits_to_f32, write_safetensors
 from mo import convert_model
 from mo.errors import InputModelError
 from tests.utils.runtime import assert_close, run_ir
@@ -54,8 +54,9 @@ def reference_logits(model) -> np.ndarray:
                    use_cache=False).logits.numpy()
 
 
-def own_save(model, folder, shards: int = 1) -> None:
-    """config.json and the state dict (shared tensors once) in ``shards`` files, by our writer."""
+def own_save(model, folder, shards: int = 1, rename=lambda name: name, extra=()) -> None:
+    """config.json and the state dict (shared tensors once, names through ``rename``, the
+    ``extra`` (name, tensor) pairs added) in ``shards`` files, by our writer."""
     os.makedirs(folder, exist_ok=True)
     model.config.save_pretrained(folder)
     state, seen = {}, set()
@@ -63,7 +64,8 @@ def own_save(model, folder, shards: int = 1) -> None:
         if tensor.data_ptr() in seen:
             continue
         seen.add(tensor.data_ptr())
-        state[name] = tensor
+        state[rename(name)] = tensor
+    state.update(extra)
     names = list(state)
     et_of = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
 
@@ -144,6 +146,16 @@ def test_own_writer_sharded_with_index_and_tied_embeddings(dtype, tmp_path):
         sum(p.numel() * p.element_size() for n, p in model.named_parameters() if "embed" not in n)
 
 
+def test_names_without_the_base_model_prefix_and_ignored_extras(tmp_path):
+    """GPT-2 as first published: names without "transformer.", the tied head absent, and the
+    attention mask buffers ("h.0.attn.bias") that transformers ignores."""
+    model = tiny_model("gpt2", tied=True)
+    extra = [(f"h.{i}.attn.bias", torch.ones(1, 1, 4, 4)) for i in range(2)]
+    own_save(model, tmp_path / "ckpt", rename=lambda n: n.removeprefix("transformer."), extra=extra)
+    assert "wte.weight" in SafetensorsFile(str(tmp_path / "ckpt" / "model.safetensors")).tensors
+    convert_and_check(tmp_path / "ckpt", model, tmp_path)
+
+
 def test_save_pretrained_sharded(tmp_path):
     model = tiny_model("qwen2", torch.bfloat16)
     model.save_pretrained(tmp_path / "ckpt", max_shard_size="20KB")
@@ -159,6 +171,12 @@ def test_reader_gives_views_of_the_file(tmp_path):
     a = f.array("a")
     np.testing.assert_array_equal(a, values)
     assert not a.flags.writeable and f.metadata == {"k": "v"} and f.array("e").shape == (0,)
+
+
+def test_bf16_bits_read_back_as_the_values():
+    values = torch.tensor([1.5, -2.0, 3.140625, 0.0, -1e-3]).bfloat16()
+    bits = values.view(torch.int16).numpy().view(np.uint16)
+    np.testing.assert_array_equal(bf16_bits_to_f32(bits), values.float().numpy())
 
 
 # ------------------------------------------------------------------ damaged folders
