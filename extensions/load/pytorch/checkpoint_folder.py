@@ -63,14 +63,13 @@ def _read_json(path: str, what: str) -> dict:
 
 
 def _inside(folder: str, name: Any, index_path: str) -> str:
-    """The path of shard ``name`` listed by the index, which must be a plain file name inside
-    the folder."""
-    root = os.path.realpath(folder)
-    path = os.path.realpath(os.path.join(root, name)) if isinstance(name, str) and name else ""
-    if not path or os.path.isabs(name) or os.path.dirname(path) != root:
+    """The path of shard ``name`` listed by the index, which must be a relative path that stays
+    inside the folder (the file itself may be a link elsewhere, as in the Hugging Face cache)."""
+    relative = os.path.normpath(name) if isinstance(name, str) and name else ""
+    if not relative or os.path.isabs(relative) or relative.split(os.sep)[0] in ("..", "."):
         raise InputModelError(f"'{index_path}' lists the weights file {name!r}, which is not a file name inside the "
                               f"checkpoint folder: it is not read.")
-    return path
+    return os.path.join(folder, relative)
 
 
 class StoredWeights:

@@ -156,6 +156,17 @@ def test_names_without_the_base_model_prefix_and_ignored_extras(tmp_path):
     convert_and_check(tmp_path / "ckpt", model, tmp_path)
 
 
+def test_shards_linked_from_elsewhere_as_in_the_hugging_face_cache(tmp_path):
+    """A snapshot folder of the Hugging Face cache: each file a symbolic link to a blob."""
+    model = tiny_model("llama", torch.bfloat16)
+    own_save(model, tmp_path / "blobs", shards=2)
+    snapshot = tmp_path / "snapshot"
+    snapshot.mkdir()
+    for name in os.listdir(tmp_path / "blobs"):
+        os.symlink(tmp_path / "blobs" / name, snapshot / name)
+    convert_and_check(snapshot, model, tmp_path)
+
+
 def test_save_pretrained_sharded(tmp_path):
     model = tiny_model("qwen2", torch.bfloat16)
     model.save_pretrained(tmp_path / "ckpt", max_shard_size="20KB")
