@@ -138,7 +138,10 @@ def _torch_callable(opts):
     import torch
 
     from extensions.load.pytorch.capture import _archive_kind, tensors_only_unpickling
+    from extensions.load.pytorch.checkpoint_folder import eager_model, is_checkpoint_folder
     model = opts.input_model
+    if is_checkpoint_folder(model):
+        return eager_model(model)
     if isinstance(model, str):
         if _archive_kind(model) == "exported":
             with tensors_only_unpickling(model):

@@ -298,6 +298,31 @@ def dynamic_specs(example: dict) -> list:
     return [InputSpec(name, tuple(-1 for _ in value.shape)) for name, value in example.items()]
 
 
+def eager_model(folder: str):
+    """The model with its weights bound, as a callable of its example inputs in order (what
+    --validate runs): every parameter and persistent buffer is bound with
+    ``load_state_dict(assign=True)``, f32 ones as zero-copy views of the files, 16-bit ones
+    widened to f32 (the model computes in f32, as the IR does)."""
+    import torch
+
+    from extensions.load.pytorch.safetensors_file import bf16_bits_to_f32
+    weights = StoredWeights(folder)
+    model = build_model(folder)
+    bind(model, weights)
+    state = {}
+    for name, (stored,) in weights.aliases.items():
+        value, et = weights.array(stored)
+        value = bf16_bits_to_f32(value) if et == "bf16" else value.astype(np.float32, copy=False)
+        with warnings_silenced():     # read-only views: the model only reads its weights
+            state[name] = torch.from_numpy(value)
+    model.load_state_dict(state, strict=False, assign=True)
+    names = list(example_input(model))
+
+    def run(*tensors):
+        return model(**dict(zip(names, tensors)))
+    return run
+
+
 def load_folder(folder: str, options):
     """(Captured, StoredWeights) of a checkpoint folder."""
     from extensions.load.pytorch.capture import capture

@@ -190,6 +190,17 @@ def test_bf16_bits_read_back_as_the_values():
     np.testing.assert_array_equal(bf16_bits_to_f32(bits), values.float().numpy())
 
 
+def test_validate_runs_the_folder_model_with_its_weights_bound(tmp_path):
+    """--validate runs the model built from the folder with its weights bound (f32 views of the
+    files, 16-bit ones widened) beside the IR."""
+    model = tiny_model("qwen2", torch.bfloat16)
+    model.save_pretrained(tmp_path / "ckpt")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), "--input_model", str(tmp_path / "ckpt"),
+                        "--output_dir", str(tmp_path / "ir"), "--validate"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "PASS: 1 of 1 outputs match" in r.stdout + r.stderr
+
+
 # ------------------------------------------------------------------ damaged folders
 def _folder(tmp_path, shards=1):
     folder = tmp_path / "ckpt"
