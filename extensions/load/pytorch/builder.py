@@ -36,6 +36,7 @@ from extensions.load.pytorch.quantized import (
 )
 from extensions.load.pytorch.schema import ArgSpec, base_type, is_dtype_type, synthetic
 from extensions.load.pytorch.types import (
+    bf16_bits,
     complex_parts_type,
     element_type_of_dtype,
     is_number,
@@ -117,6 +118,11 @@ class TorchGraphBuilder:
             port = self.weights.port(self, tensor, name)
             self._tensor_consts[id(tensor)] = (tensor, port)
             return port
+        bits = bf16_bits(tensor)
+        if bits is not None:
+            port = self.stored_const(bits, "bf16", name, "bf16")
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
         if is_quantized(tensor):     # its integers, dequantized by a node
             kind, specs, values = quantized_call(tensor)
             port = self.call(kind, specs, values, 1, name or "quantized_constant").out_port(0)
@@ -134,6 +140,29 @@ class TorchGraphBuilder:
         if name:
             port.add_tensor_names([name])
         self._tensor_consts[id(tensor)] = (tensor, port)
+        return port
+
+    def stored_const(self, value: np.ndarray, element_type: str, name: str | None, compute_type: str) -> Port:
+        """A weight as it is stored (``value`` a view of a file or a tensor; bf16 as its raw bit
+        patterns, which only the IR writer reads), computed on as ``compute_type``: 16-bit floats
+        pass a Convert to f32 marked ``decompression`` (not folded: the raw bits never reach a
+        reader of values, and no f32 copy of the weight is made), then a Convert to
+        ``compute_type`` if that is not f32."""
+        from mo.utils.types import np_dtype
+        const = self.registry.op("Const").create(self.graph, (), name=name or "constant",
+                                                 value=np.zeros(0, np_dtype(element_type)), element_type=element_type)
+        const["value"] = value
+        port = const.out_port(0)
+        if element_type in ("f16", "bf16") and (compute_type != element_type or value.dtype != np_dtype(element_type)):
+            port = self.registry.op("Convert").create(self.graph, [port], name=f"{const.name}/decompression",
+                                                      destination_type="f32", rt_info={"decompression": None},
+                                                      foldable=False).out_port(0)
+            element_type = "f32"
+        if compute_type != element_type:
+            port = self.registry.op("Convert").create(self.graph, [port], name=f"{const.name}/convert",
+                                                      destination_type=compute_type, foldable=False).out_port(0)
+        if name:
+            port.add_tensor_names([name])
         return port
 
     def number(self, value: Any) -> Port:

@@ -122,9 +122,9 @@ class StoredWeights:
 
     def port(self, builder, tensor, name: str):
         """The Const of parameter ``name`` (a meta tensor of the traced type) from the files: in
-        its stored type, with a decompression Convert when the model computes in another."""
+        its stored type, 16-bit floats decompressed to the f32 the model computes in."""
         from extensions.load.pytorch.types import element_type_of_dtype
-        from mo.utils.types import is_float, np_dtype
+        from mo.utils.types import is_float
         stored = self.resolve(name)
         value, et = self.array(stored)
         traced = element_type_of_dtype(tensor.dtype)
@@ -132,18 +132,7 @@ class StoredWeights:
             raise InputModelError(f"Tensor '{stored}' in '{self.where[stored].path}' is stored as {et}, the model "
                                   f"computes it as {traced}: quantized or float8 checkpoints (GPTQ, AWQ, FP8) are "
                                   f"not converted from a folder.")
-        const = builder.registry.op("Const").create(builder.graph, (), name=name, value=np.zeros(0, np_dtype(et)),
-                                                    element_type=et)
-        const["value"] = value     # a view of the file; bf16 as raw bits, written as they are
-        port = const.out_port(0)
-        if et != traced:
-            # 16-bit weights decompressed at run time (the runtime may compute on them as they are)
-            rt_info = {"decompression": None} if et in ("f16", "bf16") else {}
-            port = builder.registry.op("Convert").create(builder.graph, [port], name=f"{name}/convert",
-                                                         destination_type=traced, rt_info=rt_info,
-                                                         foldable=False).out_port(0)
-        port.add_tensor_names([name])
-        return port
+        return builder.stored_const(value, et, name, traced)
 
     def resolve(self, name: str) -> str:
         """The stored name of a model tensor (``self.aliases``: names sharing one tensor)."""
