@@ -187,6 +187,13 @@ def build_model(folder: str):
         raise InputModelError(f"'{path}' asks for code from the checkpoint (auto_map: a model that needs "
                               f"trust_remote_code): mo never runs code from a model folder. Convert the model "
                               f"object from Python instead (convert_model(model, example_input=...)).")
+    quantization = raw.get("quantization_config")
+    if quantization:
+        method = quantization.get("quant_method") if isinstance(quantization, dict) else None
+        raise InputModelError(f"'{path}' describes a quantized checkpoint ({method or 'quantization_config'}): its "
+                              f"weights are not plain tensors of the model, and quantized checkpoints are not "
+                              f"converted from a folder. Convert the unquantized checkpoint (mo compresses weights "
+                              f"itself).")
     if not isinstance(raw.get("model_type"), str):
         raise InputModelError(f"'{path}' has no \"model_type\": it is not a transformers model configuration.")
     try:

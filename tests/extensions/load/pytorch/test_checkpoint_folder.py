@@ -264,6 +264,13 @@ def _break_quantized(folder):
     return "is stored as i32"
 
 
+def _break_quantization_config(folder):
+    config = json.load(open(folder / "config.json"))
+    config["quantization_config"] = {"quant_method": "gptq", "bits": 4}
+    json.dump(config, open(folder / "config.json", "w"))
+    return "quantized checkpoint (gptq)"
+
+
 def _break_auto_map(folder):
     config = json.load(open(folder / "config.json"))
     config["auto_map"] = {"AutoModelForCausalLM": "modeling_evil.EvilModel"}
@@ -280,7 +287,8 @@ def _break_no_weights(folder):
 BREAKS = {"truncated": _break_truncated, "bad_header_json": _break_header_json,
           "header_beyond_file": _break_header_length, "unknown_dtype": _break_dtype,
           "missing_tensor": _break_missing_tensor, "unexpected_tensor": _break_unexpected_tensor,
-          "quantized": _break_quantized, "auto_map": _break_auto_map, "no_safetensors": _break_no_weights}
+          "quantized": _break_quantized, "quantization_config": _break_quantization_config,
+          "auto_map": _break_auto_map, "no_safetensors": _break_no_weights}
 
 
 @pytest.mark.parametrize("damage", list(BREAKS))
