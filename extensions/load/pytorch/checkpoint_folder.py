@@ -45,8 +45,10 @@ EXAMPLE_SHAPE = (2, 8)
 
 
 def is_checkpoint_folder(path: Any) -> bool:
-    """Whether ``path`` is a folder with a transformers ``config.json``."""
-    return isinstance(path, str) and os.path.isdir(path) and os.path.isfile(os.path.join(path, CONFIG))
+    """Whether ``path`` is a folder with a transformers ``config.json`` (and not a TensorFlow
+    SavedModel that happens to have one)."""
+    return isinstance(path, str) and os.path.isdir(path) and os.path.isfile(os.path.join(path, CONFIG)) and \
+        not os.path.exists(os.path.join(path, "saved_model.pb"))
 
 
 def _read_json(path: str, what: str) -> dict:
@@ -200,7 +202,7 @@ def build_model(folder: str):
         config = transformers.AutoConfig.for_model(**raw)
     except (ValueError, KeyError, TypeError) as e:
         raise InputModelError(f"transformers {transformers.__version__} cannot read '{path}': {e}") from e
-    config.use_cache = False      # the logits of the whole sequence: no key/value cache outputs
+    config.use_cache = False      # the logits of the whole sequence, no key/value cache objects to export
     cls = model_class(config, path)
     with parameters_on_meta(), warnings_silenced():
         model = cls._from_config(config, dtype=torch.float32)

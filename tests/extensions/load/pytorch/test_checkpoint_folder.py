@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder
 from extensions.load.pytorch.safetensors_file import SafetensorsFile, bf16_bits_to_f32, write_safetensors
 from mo import convert_model
 from mo.errors import InputModelError
@@ -172,6 +173,13 @@ def test_save_pretrained_sharded(tmp_path):
     model.save_pretrained(tmp_path / "ckpt", max_shard_size="20KB")
     assert os.path.exists(tmp_path / "ckpt" / "model.safetensors.index.json")
     convert_and_check(tmp_path / "ckpt", model, tmp_path)
+
+
+def test_which_folders_are_checkpoints(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    assert is_checkpoint_folder(str(tmp_path))
+    (tmp_path / "saved_model.pb").write_bytes(b"")      # a TensorFlow SavedModel with a config.json
+    assert not is_checkpoint_folder(str(tmp_path)) and not is_checkpoint_folder(str(tmp_path / "config.json"))
 
 
 def test_reader_gives_views_of_the_file(tmp_path):
