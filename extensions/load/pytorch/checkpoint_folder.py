@@ -277,23 +277,51 @@ def bind(model, weights: StoredWeights) -> None:
         model.load_state_dict(stored_buffers, strict=False, assign=True)
 
 
-def example_input(model) -> dict:
-    """``input_ids`` (and ``attention_mask`` when forward takes it) of a few tokens."""
+def example_input(model, specs: list = ()) -> dict:
+    """``input_ids`` (and ``attention_mask`` when forward takes it) of a few tokens, or of the
+    static sizes --input gives them."""
     import inspect
 
     import torch
-    shape = EXAMPLE_SHAPE
-    names = inspect.signature(model.forward).parameters
-    example = {"input_ids": torch.ones(shape, dtype=torch.long)}
-    if "attention_mask" in names:
-        example["attention_mask"] = torch.ones(shape, dtype=torch.long)
+    names = ["input_ids"] + (["attention_mask"] if "attention_mask" in inspect.signature(model.forward).parameters
+                             else [])
+    example = {}
+    for name in names:
+        spec = _spec_of(name, names, specs)
+        shape = EXAMPLE_SHAPE
+        if spec is not None and spec.shape is not None and len(spec.shape) == len(EXAMPLE_SHAPE):
+            shape = tuple(d if d >= 0 else default for d, default in zip(spec.shape, EXAMPLE_SHAPE))
+        example[name] = torch.ones(shape, dtype=torch.long)
     return example
 
 
-def dynamic_specs(example: dict) -> list:
-    """--input specs making the batch and sequence of each example input dynamic."""
+def _spec_of(name: str, names: list[str], specs: list, own: bool = False):
+    """The --input entry of input ``name``: by name, else by position among the unnamed ones;
+    an attention mask without one has the shape of the input ids (unless ``own``)."""
+    unnamed = [s for s in specs if s.name is None]
+    named = {s.name: s for s in specs if s.name is not None}
+    index = names.index(name)
+    spec = named.get(name) or (unnamed[index] if index < len(unnamed) else None)
+    if spec is None and not own and name != names[0]:
+        return _spec_of(names[0], names, specs, own=True)
+    return spec
+
+
+def capture_specs(example: dict, specs: list) -> list:
+    """--input's entries, and for the example inputs it leaves out the shape of the input ids'
+    entry, or a dynamic batch and sequence."""
+    from dataclasses import replace
+
     from mo.cli.input_spec import InputSpec
-    return [InputSpec(name, tuple(-1 for _ in value.shape)) for name, value in example.items()]
+    names = list(example)
+    added = []
+    for name, value in example.items():
+        if _spec_of(name, names, specs, own=True) is not None:
+            continue
+        like = _spec_of(name, names, specs)
+        added.append(replace(like, name=name, value=None) if like is not None and like.shape is not None else
+                     InputSpec(name, tuple(-1 for _ in value.shape)))
+    return list(specs) + added
 
 
 def eager_model(folder: str):
@@ -329,8 +357,8 @@ def load_folder(folder: str, options):
     bind(model, weights)
     example, specs = options.example_input, options.inputs
     if example is None:
-        example = example_input(model)
-        specs = specs or dynamic_specs(example)
+        example = example_input(model, specs)
+        specs = capture_specs(example, specs)
     log.info("Checkpoint folder %s: %s, %d tensors in %d file(s), %.1f MiB", folder, type(model).__name__,
              len(weights.where), len(weights.files), weights.bytes() / 2 ** 20)
     captured = capture(model, example, specs)

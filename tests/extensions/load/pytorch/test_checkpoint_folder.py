@@ -198,6 +198,18 @@ def test_bf16_bits_read_back_as_the_values():
     np.testing.assert_array_equal(bf16_bits_to_f32(bits), values.float().numpy())
 
 
+@pytest.mark.parametrize("given", ["input_ids[2,6]", "[2,6],[2,6]", "input_ids[2,?],attention_mask[2,?]"])
+def test_input_shapes_given(given, tmp_path):
+    """--input shapes the example the model is captured with; an attention mask without its own
+    entry takes the input ids' shape."""
+    model = tiny_model("llama")
+    model.save_pretrained(tmp_path / "ckpt")
+    xml = convert_and_check(tmp_path / "ckpt", model, tmp_path, input=given)
+    dims = [[int(d.text) for d in layer.iter("dim")] for layer in ET.parse(xml).getroot().iter("layer")
+            if layer.get("type") == "Parameter"]
+    assert dims == [[2, 6], [2, 6]] if "?" not in given else dims == [[2, -1], [2, -1]]
+
+
 def test_validate_runs_the_folder_model_with_its_weights_bound(tmp_path):
     """--validate runs the model built from the folder with its weights bound (f32 views of the
     files, 16-bit ones widened) beside the IR."""
