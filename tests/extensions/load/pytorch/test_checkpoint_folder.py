@@ -291,6 +291,13 @@ def _break_quantization_config(folder):
     return "quantized checkpoint (gptq)"
 
 
+def _break_model_type(folder):
+    config = json.load(open(folder / "config.json"))
+    config["model_type"] = "no_such_model"
+    json.dump(config, open(folder / "config.json", "w"))
+    return "cannot read"
+
+
 def _break_auto_map(folder):
     config = json.load(open(folder / "config.json"))
     config["auto_map"] = {"AutoModelForCausalLM": "modeling_evil.EvilModel"}
@@ -308,7 +315,7 @@ BREAKS = {"truncated": _break_truncated, "bad_header_json": _break_header_json,
           "header_beyond_file": _break_header_length, "unknown_dtype": _break_dtype,
           "missing_tensor": _break_missing_tensor, "unexpected_tensor": _break_unexpected_tensor,
           "quantized": _break_quantized, "quantization_config": _break_quantization_config,
-          "auto_map": _break_auto_map, "no_safetensors": _break_no_weights}
+          "auto_map": _break_auto_map, "unknown_model_type": _break_model_type, "no_safetensors": _break_no_weights}
 
 
 @pytest.mark.parametrize("damage", list(BREAKS))
