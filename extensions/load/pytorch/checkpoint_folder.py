@@ -137,10 +137,15 @@ class StoredWeights:
         return builder.stored_const(value, et, name, traced)
 
     def resolve(self, name: str) -> str:
-        """The stored name of a model tensor (``self.aliases``: names sharing one tensor)."""
-        for candidate in self.aliases.get(name, (name,)):
-            if candidate in self.where:
-                return candidate
+        """The stored name of a model tensor (``self.aliases``: names sharing one tensor), also
+        when a capture wrapper put the model under a prefix of its own (``model.lm_head.weight``
+        for ``lm_head.weight``)."""
+        parts = name.split(".")
+        for start in range(len(parts)):
+            suffix = ".".join(parts[start:])
+            for candidate in self.aliases.get(suffix, (suffix,) if start == 0 else ()):
+                if candidate in self.where:
+                    return candidate
         raise InputModelError(f"The checkpoint folder '{self.folder}' has no tensor '{name}'.")
 
 

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder
+from extensions.load.pytorch.checkpoint_folder import StoredWeights, bind, build_model, is_checkpoint_folder
 from extensions.load.pytorch.safetensors_file import SafetensorsFile, bf16_bits_to_f32, write_safetensors
 from mo import convert_model
 from mo.errors import InputModelError
@@ -173,6 +173,17 @@ def test_save_pretrained_sharded(tmp_path):
     model.save_pretrained(tmp_path / "ckpt", max_shard_size="20KB")
     assert os.path.exists(tmp_path / "ckpt" / "model.safetensors.index.json")
     convert_and_check(tmp_path / "ckpt", model, tmp_path)
+
+
+def test_names_under_a_capture_wrapper_resolve_to_the_stored_tensors(tmp_path):
+    """A wrapper module that holds the model as ``model`` names its weights ``model.<name>``."""
+    own_save(tiny_model("llama", tied=True), tmp_path / "ckpt")
+    weights = StoredWeights(str(tmp_path / "ckpt"))
+    bind(build_model(str(tmp_path / "ckpt")), weights)
+    assert weights.resolve("model.lm_head.weight") == "model.embed_tokens.weight"
+    assert weights.resolve("model.model.norm.weight") == "model.norm.weight"
+    with pytest.raises(InputModelError, match="no tensor 'model.other.weight'"):
+        weights.resolve("model.other.weight")
 
 
 def test_which_folders_are_checkpoints(tmp_path):
