@@ -114,6 +114,11 @@ class TorchGraphBuilder:
         found = self._tensor_consts.get(id(tensor))
         if found is not None and found[0] is tensor:
             return found[1]
+        if tensor.is_meta and tensor.numel() == 0:     # empty: its value needs no data
+            import torch
+            port = self.tensor(torch.empty(tuple(tensor.shape), dtype=tensor.dtype), name)
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
         if self.weights is not None and tensor.is_meta:
             port = self.weights.port(self, tensor, name)
             self._tensor_consts[id(tensor)] = (tensor, port)

@@ -330,10 +330,13 @@ def capture_specs(example: dict, specs: list) -> list:
 
 
 def eager_model(folder: str):
-    """The model with its weights bound, as a callable of its example inputs in order (what
-    --validate runs): every parameter and persistent buffer is bound with
-    ``load_state_dict(assign=True)``, f32 ones as zero-copy views of the files, 16-bit ones
-    widened to f32 (the model computes in f32, as the IR does)."""
+    """The model with its weights bound, as a callable of the IR's inputs by name (what
+    --validate runs; names forward does not take, such as a stateful decoder's beam_idx, are
+    left out, and it gives the logits without a cache): every parameter and persistent buffer
+    is bound with ``load_state_dict(assign=True)``, f32 ones as zero-copy views of the files,
+    16-bit ones widened to f32 (the model computes in f32, as the IR does)."""
+    import inspect
+
     import torch
 
     from extensions.load.pytorch.safetensors_file import bf16_bits_to_f32
@@ -347,10 +350,11 @@ def eager_model(folder: str):
         with warnings_silenced():     # read-only views: the model only reads its weights
             state[name] = torch.from_numpy(value)
     model.load_state_dict(state, strict=False, assign=True)
-    names = list(example_input(model))
+    takes = inspect.signature(model.forward).parameters
+    without_cache = {"use_cache": False} if "use_cache" in takes else {}
 
-    def run(*tensors):
-        return model(**dict(zip(names, tensors)))
+    def run(**named):
+        return model(**{k: v for k, v in named.items() if k in takes}, **without_cache)
     return run
 
 

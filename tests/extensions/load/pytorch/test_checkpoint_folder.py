@@ -88,10 +88,20 @@ def own_save(model, folder, shards: int = 1, rename=lambda name: name, extra=())
         json.dump({"metadata": {}, "weight_map": weight_map}, f)
 
 
+def ir_feed(xml: str) -> dict:
+    """IDS for the IR's inputs: input_ids, attention_mask, and position_ids and beam_idx when
+    the decoder was converted with its cache (the first step: an empty past)."""
+    names = [layer.get("name") for layer in ET.parse(xml).getroot().iter("layer") if layer.get("type") == "Parameter"]
+    values = {"input_ids": IDS, "attention_mask": np.ones(IDS.shape, np.int64),
+              "position_ids": np.broadcast_to(np.arange(IDS.shape[1]), IDS.shape).astype(np.int64),
+              "beam_idx": np.arange(IDS.shape[0], dtype=np.int32)}
+    return {name: values[name] for name in names}
+
+
 def convert_and_check(folder, model, tmp_path, rtol=1e-4, atol=1e-4, **options):
     out = tmp_path / "ir"
     ir = convert_model(str(folder), output_dir=str(out), compress_to_fp16=False, **options)
-    logits = run_ir(ir.xml, {"input_ids": IDS, "attention_mask": np.ones(IDS.shape, np.int64)})[0]
+    logits = run_ir(ir.xml, ir_feed(ir.xml))[0]
     assert_close([logits], [reference_logits(model)], rtol=rtol, atol=atol)
     return ir.xml
 
@@ -132,7 +142,7 @@ def test_bf16_weights_are_not_compressed_further(tmp_path):
     model.save_pretrained(tmp_path / "ckpt")
     xml = convert_model(str(tmp_path / "ckpt"), output_dir=str(tmp_path / "ir")).xml
     assert const_types(xml).get("f16", 0) == 0
-    logits = run_ir(xml, {"input_ids": IDS, "attention_mask": np.ones(IDS.shape, np.int64)})[0]
+    logits = run_ir(xml, ir_feed(xml))[0]
     assert_close([logits], [reference_logits(model)], rtol=1e-4, atol=1e-4)
 
 
@@ -212,10 +222,18 @@ def test_bf16_bits_read_back_as_the_values():
 @pytest.mark.parametrize("given", ["input_ids[2,6]", "[2,6],[2,6]", "input_ids[2,?],attention_mask[2,?]"])
 def test_input_shapes_given(given, tmp_path):
     """--input shapes the example the model is captured with; an attention mask without its own
-    entry takes the input ids' shape."""
-    model = tiny_model("llama")
+    entry takes the input ids' shape (an encoder: a decoder is captured with its cache)."""
+    torch.manual_seed(0)
+    config = transformers.BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+                                     vocab_size=96, architectures=["BertForMaskedLM"])
+    model = transformers.BertForMaskedLM(config).eval()
     model.save_pretrained(tmp_path / "ckpt")
-    xml = convert_and_check(tmp_path / "ckpt", model, tmp_path, input=given)
+    xml = convert_model(str(tmp_path / "ckpt"), output_dir=str(tmp_path / "ir"), compress_to_fp16=False,
+                        input=given).xml
+    mask = np.ones(IDS.shape, np.int64)
+    with torch.no_grad():
+        expected = model(input_ids=torch.from_numpy(IDS), attention_mask=torch.from_numpy(mask)).logits.numpy()
+    assert_close(run_ir(xml, {"input_ids": IDS, "attention_mask": mask})[:1], [expected])
     dims = [[int(d.text) for d in layer.iter("dim")] for layer in ET.parse(xml).getroot().iter("layer")
             if layer.get("type") == "Parameter"]
     assert dims == [[2, 6], [2, 6]] if "?" not in given else dims == [[2, -1], [2, -1]]
