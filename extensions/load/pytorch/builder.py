@@ -124,7 +124,7 @@ class TorchGraphBuilder:
             self._tensor_consts[id(tensor)] = (tensor, port)
             return port
         bits = bf16_bits(tensor)
-        if bits is not None:
+        if bits is not None:      # behind a Convert to bf16 that only keeps its raw bits from readers
             port = self.stored_const(bits, "bf16", name, "bf16")
             self._tensor_consts[id(tensor)] = (tensor, port)
             return port
@@ -149,23 +149,23 @@ class TorchGraphBuilder:
 
     def stored_const(self, value: np.ndarray, element_type: str, name: str | None, compute_type: str) -> Port:
         """A weight as it is stored (``value`` a view of a file or a tensor; bf16 as its raw bit
-        patterns, which only the IR writer reads), computed on as ``compute_type``: 16-bit floats
-        pass a Convert to f32 marked ``decompression`` (not folded: the raw bits never reach a
-        reader of values, and no f32 copy of the weight is made), then a Convert to
-        ``compute_type`` if that is not f32."""
+        patterns, which only the IR writer reads), computed on as ``compute_type``: a 16-bit
+        float weight of an f32 model passes a Convert to f32 marked ``decompression``; a raw one
+        computed in its own type a Convert to that type. Such Converts are not folded: the raw
+        bits never reach a reader of values, and no f32 copy of the weight is made."""
         from mo.utils.types import np_dtype
-        const = self.registry.op("Const").create(self.graph, (), name=name or "constant",
+        name_ = name or "constant"
+        converted = compute_type != element_type or value.dtype != np_dtype(element_type)
+        # named as --compress_to_fp16 names its Consts: the weight's name on what computes with it
+        const = self.registry.op("Const").create(self.graph, (), name=f"{name_}_compressed" if converted else name_,
                                                  value=np.zeros(0, np_dtype(element_type)), element_type=element_type)
         const["value"] = value
         port = const.out_port(0)
-        if element_type in ("f16", "bf16") and (compute_type != element_type or value.dtype != np_dtype(element_type)):
-            port = self.registry.op("Convert").create(self.graph, [port], name=f"{const.name}/decompression",
-                                                      destination_type="f32", rt_info={"decompression": None},
-                                                      foldable=False).out_port(0)
-            element_type = "f32"
-        if compute_type != element_type:
-            port = self.registry.op("Convert").create(self.graph, [port], name=f"{const.name}/convert",
-                                                      destination_type=compute_type, foldable=False).out_port(0)
+        if converted:
+            decompress = element_type in ("f16", "bf16") and compute_type == "f32"
+            port = self.registry.op("Convert").create(
+                self.graph, [port], name=name_, destination_type=compute_type,
+                rt_info={"decompression": None} if decompress else {}, foldable=False).out_port(0)
         if name:
             port.add_tensor_names([name])
         return port
