@@ -47,6 +47,11 @@ _IGNORED = frozenset({"aten::_assert_tensor_metadata", "aten::_assert_scalar", "
                       "aten::sym_constrain_range", "aten::_assert_async", "aten::_print"})
 
 
+# in-place operators that change no value (detach_ only drops autograd history: transformers'
+# caches call it on their empty placeholders)
+_VALUE_PRESERVING_INPLACE = frozenset({"aten::detach_"})
+
+
 def needs_functionalising(program) -> bool:
     """Whether the program writes into a tensor (an in-place or out= operator, an input or buffer
     it mutates) or holds a higher-order operator. A program that does neither is decoded as
@@ -62,7 +67,7 @@ def needs_functionalising(program) -> bool:
             continue
         target = node.target
         if isinstance(target, torch._ops.OpOverload):
-            if target._schema.is_mutable:
+            if target._schema.is_mutable and target._schema.name not in _VALUE_PRESERVING_INPLACE:
                 return True
         elif isinstance(target, torch._ops.HigherOrderOperator):
             return True
