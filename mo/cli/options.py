@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Example: mo --input_model model.onnx --output_dir out --input \"x[1,3,224,224]{f32}\"")
     p.add_argument("model", nargs="?", metavar="INPUT_MODEL", help="The model to convert (the same as --input_model).")
     p.add_argument("--input_model", "-m", "-w", help="Model file to convert (.onnx; PyTorch: TorchScript .pt saved "
-                   "with torch.jit.save, ExportedProgram .pt2 saved with torch.export.save; TensorFlow: frozen "
+                   "with torch.jit.save, ExportedProgram .pt2 saved with torch.export.save, a transformers "
+                   "checkpoint folder of config.json and safetensors files; TensorFlow: frozen "
                    ".pb/.pbtxt, SavedModel folder, .keras/.h5, .meta).")
     p.add_argument("--output_dir", "-o", help="Folder for the IR files (default: current folder).")
     p.add_argument("--output_model", help="Path of the IR's .xml file (OpenVINO's form): \"out/model.xml\" is "

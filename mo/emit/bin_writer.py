@@ -187,6 +187,8 @@ class BinWriter:
         if isinstance(value, LazyConstant):
             return self._add_lazy(value, element_type)
         value = np.asarray(value)
+        if element_type == "bf16" and value.dtype == np.uint16:
+            element_type = "u16"     # raw bf16 bit patterns (weights read from a file): stored as they are
         if element_type not in PLAIN_TYPES:
             return self._add_packed(value, element_type)
         dtype = np_dtype(element_type)

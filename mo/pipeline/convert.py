@@ -131,16 +131,15 @@ def _file_size(path) -> int:
 
 def weights_size(graph) -> int:
     """Bytes the Consts of ``graph`` and its bodies take in the .bin (before de-duplication)."""
-    from mo.utils.types import np_dtype
+    from mo.utils.types import bit_width
     total = 0
     for g in all_graphs(graph):
         for node in g.nodes_by_op("Const"):
             value = node.get("value")
             if value is None:
                 continue
-            try:
-                bits = {"u4": 4, "i4": 4, "u1": 1}.get(node.element_type, 8 * np_dtype(node.element_type).itemsize)
-                total += (int(value.size) * bits + 7) // 8
+            try:     # the stored width: bf16 held in f32 or as raw bits is 2 bytes a value, u4 half a byte
+                total += (int(value.size) * bit_width(node.element_type) + 7) // 8
             except (KeyError, TypeError, ValueError):
                 total += int(getattr(value, "nbytes", 0))
     return total

@@ -138,7 +138,10 @@ def _torch_callable(opts):
     import torch
 
     from extensions.load.pytorch.capture import _archive_kind, tensors_only_unpickling
+    from extensions.load.pytorch.checkpoint_folder import eager_model, is_checkpoint_folder
     model = opts.input_model
+    if is_checkpoint_folder(model):
+        return eager_model(model)
     if isinstance(model, str):
         if _archive_kind(model) == "exported":
             with tensors_only_unpickling(model):
@@ -159,10 +162,13 @@ def run_torch(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str,
     if _frozen_values(opts):
         raise OptionError("--validate cannot feed a PyTorch model inputs that --input froze to values: validate "
                           "without freezing them.")
+    from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder
     module = _torch_callable(opts)
     tensors = [torch.from_numpy(np.ascontiguousarray(v)) for v in feed]
     with torch.no_grad():
-        if isinstance(opts.example_input, dict):
+        if is_checkpoint_folder(opts.input_model):     # the folder's model takes the IR's inputs by name
+            result = module(**{info.name: t for info, t in zip(ir_inputs, tensors)})
+        elif isinstance(opts.example_input, dict):
             keys = list(opts.example_input)
             named = {info.name: t for info, t in zip(ir_inputs, tensors)}
             result = module(**{k: named.get(k, t) for k, t in zip(keys, tensors)})

@@ -36,6 +36,7 @@ from extensions.load.pytorch.quantized import (
 )
 from extensions.load.pytorch.schema import ArgSpec, base_type, is_dtype_type, synthetic
 from extensions.load.pytorch.types import (
+    bf16_bits,
     complex_parts_type,
     element_type_of_dtype,
     is_number,
@@ -93,6 +94,9 @@ class TorchGraphBuilder:
         self._views: dict[Any, tuple[Any, str, list]] = {}
         self._tensor_consts: dict[int, tuple[Any, Port]] = {}
         self._quant_dtypes: dict[Port, str] = {}    # output port -> quantized type of its values
+        # where meta tensors (parameters without values) get theirs, by name: a checkpoint folder's
+        # files (checkpoint_folder.StoredWeights)
+        self.weights = None
 
     # ----------------------------------------------------------------- leaves
     def parameter(self, name: str, shape: tuple | None, element_type: str, complex_: bool = False) -> Port:
@@ -110,6 +114,20 @@ class TorchGraphBuilder:
         found = self._tensor_consts.get(id(tensor))
         if found is not None and found[0] is tensor:
             return found[1]
+        if tensor.is_meta and tensor.numel() == 0:     # empty: its value needs no data
+            import torch
+            port = self.tensor(torch.empty(tuple(tensor.shape), dtype=tensor.dtype), name)
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
+        if self.weights is not None and tensor.is_meta:
+            port = self.weights.port(self, tensor, name)
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
+        bits = bf16_bits(tensor)
+        if bits is not None:      # behind a Convert to bf16 that only keeps its raw bits from readers
+            port = self.stored_const(bits, "bf16", name, "bf16")
+            self._tensor_consts[id(tensor)] = (tensor, port)
+            return port
         if is_quantized(tensor):     # its integers, dequantized by a node
             kind, specs, values = quantized_call(tensor)
             port = self.call(kind, specs, values, 1, name or "quantized_constant").out_port(0)
@@ -127,6 +145,29 @@ class TorchGraphBuilder:
         if name:
             port.add_tensor_names([name])
         self._tensor_consts[id(tensor)] = (tensor, port)
+        return port
+
+    def stored_const(self, value: np.ndarray, element_type: str, name: str | None, compute_type: str) -> Port:
+        """A weight as it is stored (``value`` a view of a file or a tensor; bf16 as its raw bit
+        patterns, which only the IR writer reads), computed on as ``compute_type``: a 16-bit
+        float weight of an f32 model passes a Convert to f32 marked ``decompression``; a raw one
+        computed in its own type a Convert to that type. Such Converts are not folded: the raw
+        bits never reach a reader of values, and no f32 copy of the weight is made."""
+        from mo.utils.types import np_dtype
+        name_ = name or "constant"
+        converted = compute_type != element_type or value.dtype != np_dtype(element_type)
+        # named as --compress_to_fp16 names its Consts: the weight's name on what computes with it
+        const = self.registry.op("Const").create(self.graph, (), name=f"{name_}_compressed" if converted else name_,
+                                                 value=np.zeros(0, np_dtype(element_type)), element_type=element_type)
+        const["value"] = value
+        port = const.out_port(0)
+        if converted:
+            decompress = element_type in ("f16", "bf16") and compute_type == "f32"
+            port = self.registry.op("Convert").create(
+                self.graph, [port], name=name_, destination_type=compute_type,
+                rt_info={"decompression": None} if decompress else {}, foldable=False).out_port(0)
+        if name:
+            port.add_tensor_names([name])
         return port
 
     def number(self, value: Any) -> Port:

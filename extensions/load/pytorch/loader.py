@@ -1,12 +1,13 @@
-"""PyTorch loader: TorchScript and ExportedProgram files, and model objects of the Python API
-(nn.Module, ScriptModule, ExportedProgram), into an op-form Graph with one node per ATen
-operation."""
+"""PyTorch loader: TorchScript and ExportedProgram files, transformers checkpoint folders
+(config.json + safetensors) and model objects of the Python API (nn.Module, ScriptModule,
+ExportedProgram), into an op-form Graph with one node per ATen operation."""
 from __future__ import annotations
 
 import logging
 
 from extensions.load.pytorch.builder import TorchGraphBuilder
 from extensions.load.pytorch.capture import capture, is_torch_model, load_file
+from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder, load_folder
 from mo.front.loader import Loader
 from mo.graph.graph import Graph
 
@@ -39,7 +40,7 @@ class PyTorchLoader(Loader):
     def accepts(cls, path) -> bool:
         if not isinstance(path, str):
             return is_torch_model(path)
-        return super().accepts(path)
+        return super().accepts(path) or is_checkpoint_folder(path)
 
     def load(self, context) -> Graph:
         from extensions.load.pytorch.exported import ExportedProgramDecoder
@@ -48,11 +49,15 @@ class PyTorchLoader(Loader):
         from extensions.load.pytorch.transformers_decoder import name_decoder_io
         options = context.options
         model = options.input_model
-        if isinstance(model, str):
+        weights = None
+        if is_checkpoint_folder(model):
+            captured, weights = load_folder(model, options)
+        elif isinstance(model, str):
             captured = load_file(model, options.example_input)
         else:
             captured = capture(model, options.example_input, options.inputs)
         builder = TorchGraphBuilder(context)
+        builder.weights = weights
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
             keep_specialized_dims(builder.graph, options.inputs)

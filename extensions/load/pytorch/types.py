@@ -51,6 +51,24 @@ def element_type_of_dtype(dtype: Any) -> str:
         raise ValueError(f"unsupported torch dtype {name}") from None
 
 
+# bf16 tensors from this size on are kept as their raw bit patterns (``bf16_bits``); smaller ones
+# are widened to f32 values, which translators can read
+RAW_BF16_MIN_ELEMENTS = 1024
+
+
+def bf16_bits(tensor) -> np.ndarray | None:
+    """The raw bit patterns (uint16, sharing the tensor's memory) of a bf16 CPU tensor of at
+    least RAW_BF16_MIN_ELEMENTS values, else None: a weight kept as it is rather than widened to
+    an f32 copy of twice its size (``TorchGraphBuilder.stored_const``)."""
+    import torch
+    if tensor.dtype != torch.bfloat16 or tensor.device.type != "cpu" or tensor.numel() < RAW_BF16_MIN_ELEMENTS:
+        return None
+    t = tensor.detach()
+    if 0 in t.stride():
+        t = t.contiguous()
+    return t.view(torch.int16).numpy().view(np.uint16)
+
+
 def tensor_to_array(tensor) -> tuple[np.ndarray, str]:
     """(numpy value, element type) of a torch tensor; the array shares the tensor's memory
     unless the type has no numpy counterpart (bf16 and float8 are widened to f32)."""
