@@ -57,6 +57,7 @@ from mo.emit.bin_writer import CHUNK_BYTES, LazyConstant, release_pages
 from mo.graph.builder import OpBuilder
 from mo.graph.building import i64
 from mo.pipeline.transform import Transform
+from mo.utils.types import bf16_bits_to_f32
 
 log = logging.getLogger("mo.compress_weights")
 
@@ -87,6 +88,12 @@ SCHEMES = {"int8": INT8, "int4_sym": Scheme("int4_sym", "i4", -8, 7, False),
            "int4_asym": Scheme("int4_asym", "u4", 0, 15, True)}
 
 
+def _float32(part: np.ndarray) -> np.ndarray:
+    """A chunk of a weight as float32; uint16 chunks are raw bf16 bit patterns (weights read from
+    a safetensors file)."""
+    return bf16_bits_to_f32(part) if part.dtype == np.uint16 else part.astype(np.float32)
+
+
 def _blocks(source: np.ndarray, axis: int, group: int) -> Iterator[tuple[slice, np.ndarray]]:
     """``source`` (2-D) in chunks of whole rows, each as float32 of a 3-D grouped shape with the
     slice of the scale array (grouped shape, 1 along the group) that applies to it:
@@ -99,7 +106,7 @@ def _blocks(source: np.ndarray, axis: int, group: int) -> Iterator[tuple[slice, 
     if axis == 1:
         for r0 in range(0, rows, per_chunk):
             part = source[r0:r0 + per_chunk]
-            yield slice(r0, r0 + len(part)), part.astype(np.float32).reshape(len(part), row_len // group, group)
+            yield slice(r0, r0 + len(part)), _float32(part).reshape(len(part), row_len // group, group)
             release_pages(part)
         return
     step = per_chunk // group * group if per_chunk >= group else per_chunk
@@ -110,7 +117,7 @@ def _blocks(source: np.ndarray, axis: int, group: int) -> Iterator[tuple[slice, 
         whole = r0 % group == 0 and (end - r0) % group == 0
         g0 = r0 // group
         count = (end - r0) // group if whole else 1
-        yield slice(g0, g0 + count), part.astype(np.float32).reshape(count, -1, row_len)
+        yield slice(g0, g0 + count), _float32(part).reshape(count, -1, row_len)
         release_pages(part)
         r0 = end
 

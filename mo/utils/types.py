@@ -83,6 +83,12 @@ def bit_width(element_type_name: str) -> int:
     return np_dtype(element_type_name).itemsize * 8
 
 
+def bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
+    """The float32 values of raw bf16 bit patterns (uint16): what a bf16 Const holding a view of a
+    weights file stands for (a float32 copy: read large ones chunk by chunk)."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
 def is_float(element_type_name: str | None) -> bool:
     return element_type_name in FLOAT_TYPES
 

@@ -207,7 +207,6 @@ def build_model(folder: str):
         config = transformers.AutoConfig.for_model(**raw)
     except (ValueError, KeyError, TypeError) as e:
         raise InputModelError(f"transformers {transformers.__version__} cannot read '{path}': {e}") from e
-    config.use_cache = False      # the logits of the whole sequence, no key/value cache objects to export
     cls = model_class(config, path)
     with parameters_on_meta(), warnings_silenced():
         model = cls._from_config(config, dtype=torch.float32)
@@ -339,7 +338,7 @@ def eager_model(folder: str):
 
     import torch
 
-    from extensions.load.pytorch.safetensors_file import bf16_bits_to_f32
+    from mo.utils.types import bf16_bits_to_f32
     weights = StoredWeights(folder)
     model = build_model(folder)
     bind(model, weights)

@@ -123,10 +123,6 @@ class SafetensorsFile:
 DTYPES_BY_ET = {et: np_type for et, np_type in DTYPES.values()}
 
 
-def bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
-    """The float32 values of raw bf16 bit patterns (uint16): what a bf16 Const holding a view of
-    a safetensors file stands for (read it chunk by chunk: this is a float32 copy)."""
-    return (bits.astype(np.uint32) << 16).view(np.float32)
 _DTYPE_NAMES = {et: name for name, (et, _) in DTYPES.items()}
 
 

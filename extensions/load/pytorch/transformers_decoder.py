@@ -191,6 +191,10 @@ def export_decoder(model, example_input: Any = None):
               "past_key_values": [({0: batch, 2: past_length},) * 2 for _ in past]}
     if not with_position_ids:
         del inputs["position_ids"], shapes["position_ids"]
+    device = next(model.parameters()).device
+    if device.type == "meta":      # a checkpoint folder's model: no weights, so the example is meta too
+        inputs = {k: [(a.to(device), b.to(device)) for a, b in v] if k == "past_key_values" else v.to(device)
+                  for k, v in inputs.items()}
     wrapper = _wrapper(model, cache_arg, with_position_ids, pairs[0][0].dtype)
     try:
         with torch.no_grad(), warnings.catch_warnings():

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from extensions.load.pytorch.checkpoint_folder import StoredWeights, bind, build_model, is_checkpoint_folder
-from extensions.load.pytorch.safetensors_file import SafetensorsFile, bf16_bits_to_f32, write_safetensors
+from extensions.load.pytorch.safetensors_file import SafetensorsFile, write_safetensors
 from mo import convert_model
 from mo.errors import InputModelError
+from mo.utils.types import bf16_bits_to_f32
 from tests.utils.runtime import assert_close, run_ir
 
 torch = pytest.importorskip("torch")
