@@ -165,7 +165,16 @@ def run_torch(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str,
     from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder
     module = _torch_callable(opts)
     tensors = [torch.from_numpy(np.ascontiguousarray(v)) for v in feed]
+    from extensions.load.pytorch.transformers_decoder import cache_argument, run_decoder
+    names = [info.name for info in ir_inputs]
     with torch.no_grad():
+        if "input_ids" in names and cache_argument(module) is not None:   # a decoder converted with its cache
+            by_name = run_decoder(module, dict(zip(names, tensors)))
+            missing = [o.name for o in ir_outputs if o.name not in by_name]
+            if missing:
+                raise OptionError(f"--validate: the decoder gives no output named {', '.join(missing)} (the graph was "
+                                  f"cut with --output?): validate without the cut.")
+            return f"PyTorch {torch.__version__}", [by_name[o.name] for o in ir_outputs]
         if is_checkpoint_folder(opts.input_model):     # the folder's model takes the IR's inputs by name
             result = module(**{info.name: t for info, t in zip(ir_inputs, tensors)})
         elif isinstance(opts.example_input, dict):

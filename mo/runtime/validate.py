@@ -29,6 +29,8 @@ sanity check, not an accuracy measure: measure a compressed model's accuracy on 
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from mo.cli.input_spec import parse_input
@@ -192,9 +194,48 @@ def make_inputs(opts, model) -> tuple[list[np.ndarray], bool]:
         return feed, True
     given = _wanted_shapes(opts, ports)
     rng = np.random.default_rng(0)
+    decoder = _decoder_feed(ports, given, rng)
+    if decoder is not None:
+        return decoder, False
     feed = [_random(_concrete_shape(port, given.get(i)), port.get_element_type().to_dtype(), rng)
             for i, port in enumerate(ports)]
     return feed, False
+
+
+DECODER_PAST = re.compile(r"past_key_values\.\d+\.(key|value)$")
+DECODER_PAST_LENGTH = 4
+
+
+def _decoder_feed(ports, given: dict, rng) -> list[np.ndarray] | None:
+    """Inputs for a decoder IR with a key/value cache (optimum's names: input_ids,
+    attention_mask, position_ids, past_key_values.N.key/value or a stateful cache with
+    beam_idx), consistent with each other: a mask of ones over past and new tokens, positions
+    after the past, beam_idx in order, a past of DECODER_PAST_LENGTH tokens; None for other IRs."""
+    names = [p.get_any_name() for p in ports]
+    has_past = any(DECODER_PAST.match(n) for n in names)
+    if "input_ids" not in names or not (has_past or "beam_idx" in names):
+        return None
+    at = names.index("input_ids")
+    batch, length = _concrete_shape(ports[at], given.get(at))[:2]
+    past = DECODER_PAST_LENGTH if has_past else 0
+    feed = []
+    for i, (port, name) in enumerate(zip(ports, names)):
+        if name == "input_ids":
+            x = rng.integers(0, 4, (batch, length))
+        elif name == "attention_mask":
+            x = np.ones((batch, past + length))
+        elif name == "position_ids":
+            x = np.broadcast_to(np.arange(past, past + length), (batch, length))
+        elif name == "beam_idx":
+            x = np.arange(batch)
+        elif DECODER_PAST.match(name):
+            shape = list(_concrete_shape(port, given.get(i)))
+            shape[0], shape[2] = batch, past
+            x = rng.standard_normal(shape)
+        else:
+            x = _random(_concrete_shape(port, given.get(i)), port.get_element_type().to_dtype(), rng)
+        feed.append(np.ascontiguousarray(x).astype(port.get_element_type().to_dtype()))
+    return feed
 
 
 def _has_f16_weights(model) -> bool:

@@ -214,3 +214,15 @@ def test_a_decoder_without_a_key_value_cache_is_refused():
     config = transformers.MambaConfig(hidden_size=32, num_hidden_layers=1, state_size=4, **COMMON)
     with pytest.raises(InputModelError, match="not one .* key and value per layer .*use_cache = False"):
         convert_model(transformers.MambaForCausalLM(config))
+
+
+@pytest.mark.parametrize("stateful", [True, False])
+def test_validate_runs_decoders_with_consistent_inputs(stateful, tmp_path, capsys):
+    """--validate feeds a decoder IR inputs that fit together (a mask over past and new tokens,
+    positions after the past, beam_idx in order) and runs the model with the same cache."""
+    convert_model(decoder("gpt2"), output_dir=str(tmp_path), validate=True, stateful=stateful,
+                  compress_to_fp16=False)
+    out = capsys.readouterr().out
+    outputs = 1 if stateful else 5
+    assert f"[ VALIDATE ] PASS: {outputs} of {outputs} outputs match" in out
+    assert ("attention_mask[1,8]" if stateful else "attention_mask[1,12]") in out

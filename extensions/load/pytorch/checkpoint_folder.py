@@ -329,9 +329,9 @@ def capture_specs(example: dict, specs: list) -> list:
 
 
 def eager_model(folder: str):
-    """The model with its weights bound, as a callable of the IR's inputs by name (what
-    --validate runs; names forward does not take, such as a stateful decoder's beam_idx, are
-    left out, and it gives the logits without a cache): every parameter and persistent buffer
+    """The model with its weights bound (what --validate runs): a decoder with a cache as the
+    module itself, other models as a callable of the IR's inputs by name (names forward does not
+    take are left out; no cache): every parameter and persistent buffer
     is bound with ``load_state_dict(assign=True)``, f32 ones as zero-copy views of the files,
     16-bit ones widened to f32 (the model computes in f32, as the IR does)."""
     import inspect
@@ -349,6 +349,9 @@ def eager_model(folder: str):
         with warnings_silenced():     # read-only views: the model only reads its weights
             state[name] = torch.from_numpy(value)
     model.load_state_dict(state, strict=False, assign=True)
+    from extensions.load.pytorch.transformers_decoder import cache_argument
+    if cache_argument(model) is not None:    # a decoder: run with its cache by --validate's decoder path
+        return model
     takes = inspect.signature(model.forward).parameters
     without_cache = {"use_cache": False} if "use_cache" in takes else {}
 

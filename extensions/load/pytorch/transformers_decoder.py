@@ -122,6 +122,25 @@ def _wrapper(model, cache_arg: str, with_position_ids: bool, dtype):
     return DecoderWithCache()
 
 
+def run_decoder(model, named: dict) -> dict:
+    """Run the decoder ``model`` as its converted IR computes: ``named`` holds the IR's inputs by
+    name (input_ids, attention_mask, [position_ids], past_key_values.N.key/value; beam_idx is
+    the identity order of a fresh run and ignored); gives logits and present.N.key/value by name,
+    as numpy arrays."""
+    cache_arg = cache_argument(model)
+    past = {}
+    for name, tensor in named.items():
+        m = re.fullmatch(r"past_key_values\.(\d+)\.(key|value)", name)
+        if m:
+            past.setdefault(int(m.group(1)), {})[m.group(2)] = tensor
+    pairs = [(past[i]["key"], past[i]["value"]) for i in sorted(past)]
+    with_position_ids = "position_ids" in named and "position_ids" in _forward_parameters(model)
+    dtype = next(model.parameters()).dtype
+    wrapper = _wrapper(model, cache_arg, with_position_ids, dtype)
+    outputs = wrapper(named["input_ids"], named.get("attention_mask"), named.get("position_ids"), pairs)
+    return {k: v.detach().float().numpy() for k, v in outputs.items()}
+
+
 def _examples(model, example_input: Any) -> dict:
     """The user's input_ids / attention_mask / position_ids by name."""
     args, kwargs = example_inputs(example_input)
