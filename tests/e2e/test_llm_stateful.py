@@ -28,6 +28,10 @@ CONFIGS = {
     "mistral": lambda: transformers.MistralConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                                   num_attention_heads=4, num_key_value_heads=2, sliding_window=4,
                                                   **COMMON),
+    # a mixture of experts (histc and transformers' grouped_mm_fallback)
+    "mixtral": lambda: transformers.MixtralConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                                  num_attention_heads=4, num_key_value_heads=2, num_local_experts=4,
+                                                  num_experts_per_tok=2, **COMMON),
     "qwen2": lambda: transformers.Qwen2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                               num_attention_heads=4, num_key_value_heads=2, **COMMON),
 }
@@ -96,7 +100,8 @@ def check_stateful(model, layers: int = LAYERS) -> None:
 
 # the ways to give the example: input_ids by name, none (made up), a tensor, ids and mask
 EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, mask: None,
-            "mistral": lambda ids, mask: ids, "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
+            "mistral": lambda ids, mask: ids, "mixtral": lambda ids, mask: None,
+            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
 
 
 @functools.lru_cache

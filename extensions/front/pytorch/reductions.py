@@ -7,6 +7,7 @@ import numpy as np
 from extensions.front.pytorch.aten import const, dim_size, is_float_type, promoted, reshape
 from extensions.front.pytorch.elementwise import binary_op
 from extensions.load.pytorch.arguments import aten
+from mo.errors import ConversionError
 from mo.graph.building import convert, i64, norm_axis, rank_of
 
 # sum and product: integers and booleans accumulate in i64, as in PyTorch
@@ -318,3 +319,38 @@ def sort(node, a, b):
 @aten("aten::argsort")
 def argsort(node, a, b):
     return [_sorted(node, a, b, None, bool(a.const("descending", False)))[1]]
+
+
+@aten("aten::histc")
+def histc(node, a, b):
+    """histc(input, bins=100, min=0, max=0): counts of the values in ``bins`` equal bins over
+    [min, max] (min == max: the data's own range, widened by 1 each side when it is one value),
+    values outside ignored, ``max`` itself in the last bin; the input's float type. Counted as a
+    one-hot sum: [elements, bins] values."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    if not is_float_type(et):
+        raise ConversionError(f"histc counts float tensors (PyTorch refuses {et} ones on the CPU).")
+    bins = int(a.const("bins", 100))
+    if bins <= 0:
+        raise ConversionError(f"histc needs a positive number of bins, not {bins}.")
+    low, high = float(a.const("min", 0)), float(a.const("max", 0))
+    flat = reshape(b, x, [-1])
+    if low == high:
+        axes = i64(0)
+        low_p, high_p = b.ReduceMin(flat, axes, keep_dims=False), b.ReduceMax(flat, axes, keep_dims=False)
+        same = b.Equal(low_p, high_p)
+        one = const(b, 1.0, et)
+        low_p, high_p = b.Select(same, b.Subtract(low_p, one), low_p), b.Select(same, b.Add(high_p, one), high_p)
+    else:
+        if low > high:
+            raise ConversionError(f"histc's max ({high}) is below its min ({low}).")
+        low_p, high_p = const(b, low, et), const(b, high, et)
+    # in the input's type and in PyTorch's order, so values on a bin edge fall where they do there
+    position = b.Divide(b.Multiply(b.Subtract(flat, low_p), const(b, float(bins), et)), b.Subtract(high_p, low_p))
+    index = b.Minimum(convert(b, b.Floor(position), "i64"), const(b, bins - 1, "i64"))
+    inside = b.LogicalAnd(b.GreaterEqual(flat, low_p), b.LessEqual(flat, high_p))
+    hits = b.LogicalAnd(b.Equal(b.Unsqueeze(index, i64(1)), b.Range(const(b, 0, "i64"), const(b, bins, "i64"),
+                                                                      const(b, 1, "i64"), output_type="i64")),
+                        b.Unsqueeze(inside, i64(1)))
+    return [b.ReduceSum(convert(b, hits, et), i64(0), keep_dims=False)]
