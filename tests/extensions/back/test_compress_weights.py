@@ -7,8 +7,6 @@ weights, the hardest case for data-free compression): int8 4e-2, int4 3e-1. Meas
 embedding + 3-layer MLP below: int8 1.5-1.8%, int4 groups of 32 12-15%, of 128 15-19%, per
 channel 15-21%; a tiny Llama's logits: int8 0.9%, int4 (groups of 32) 6-7%."""
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,10 +19,10 @@ from mo.cli.options import make_options
 from mo.emit.bin_writer import BinWriter, LazyConstant, tensor_bytes
 from mo.errors import OptionError
 from mo.runtime.openvino_ir import core
+from tests.e2e.test_cli import run_mo
 from tests.utils.onnx_models import make_model, run_onnxruntime
 from tests.utils.runtime import assert_close, run_ir
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 TOLERANCE = {"int8": 4e-2, "int4_sym": 3e-1, "int4_asym": 3e-1}
 STORED = {"int8": "u8", "int4_sym": "i4", "int4_asym": "u4"}
 MIB = 2 ** 20
@@ -283,9 +281,8 @@ def test_cli_summary_and_validate(tmp_path):
     path = str(tmp_path / "mlp.onnx")
     import onnx
     onnx.save(model, path)
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), path, "-o", str(tmp_path / "out"),
-                        "--compress_weights", "int4_asym", "--group_size", "64", "--verbose", "--validate"],
-                       capture_output=True, text=True)
+    r = run_mo(path, "-o", str(tmp_path / "out"), "--compress_weights", "int4_asym", "--group_size", "64",
+               "--verbose", "--validate")
     assert r.returncode == 0, r.stderr
     line = next(x for x in r.stderr.splitlines() if "Compressed weights" in x)
     # f16: 2 * (2 * 256 * 256 + 100 * 256 + 256 * 64) bytes; W1, W2 int4 (u4: 65536 / 2 + 1024 scales
@@ -296,13 +293,11 @@ def test_cli_summary_and_validate(tmp_path):
            "int4_asym" in r.stdout
     assert "[ VALIDATE ] PASS: 1 of 1 outputs match" in r.stdout
     # without --verbose the sizes are still printed, once, on stdout after the IR's paths
-    quiet = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), path, "-o", str(tmp_path / "quiet"),
-                            "--compress_weights", "int8"], capture_output=True, text=True)
+    quiet = run_mo(path, "-o", str(tmp_path / "quiet"), "--compress_weights", "int8")
     assert quiet.returncode == 0, quiet.stderr
     assert quiet.stdout.splitlines()[2].startswith("[ INFO ] Compressed weights (4 int8): 338.0 KB as f16 -> ")
     assert "Compressed weights" not in quiet.stderr
-    bad = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), path, "--compress_weights", "int2"],
-                         capture_output=True, text=True)
+    bad = run_mo(path, "--compress_weights", "int2")
     assert bad.returncode == 1 and "invalid choice: 'int2'" in bad.stderr
 
 

@@ -3,24 +3,21 @@ GPT-2 and Qwen2 models in f32, bf16 and f16, single-file and sharded, saved by t
 and by our own writer; the IR's logits match the model's. Damaged folders are one clear error."""
 import json
 import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+import torch
+import transformers
 
 from extensions.load.pytorch.checkpoint_folder import StoredWeights, bind, build_model, is_checkpoint_folder
 from extensions.load.pytorch.safetensors_file import SafetensorsFile, write_safetensors
 from mo import convert_model
 from mo.errors import InputModelError
 from mo.utils.types import bf16_bits_to_f32
+from tests.e2e.test_cli import run_mo
 from tests.utils.runtime import assert_close, run_ir
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 IDS = np.array([[1, 5, 7, 9, 3, 2], [4, 4, 8, 1, 0, 6]], np.int64)
 
 
@@ -245,8 +242,7 @@ def test_validate_runs_the_folder_model_with_its_weights_bound(tmp_path):
     files, 16-bit ones widened) beside the IR."""
     model = tiny_model("qwen2", torch.bfloat16)
     model.save_pretrained(tmp_path / "ckpt")
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), "--input_model", str(tmp_path / "ckpt"),
-                        "--output_dir", str(tmp_path / "ir"), "--validate"], capture_output=True, text=True)
+    r = run_mo("--input_model", str(tmp_path / "ckpt"), "--output_dir", str(tmp_path / "ir"), "--validate")
     assert r.returncode == 0, r.stderr
     assert "PASS: 1 of 1 outputs match" in r.stdout + r.stderr
 
@@ -377,8 +373,7 @@ def test_damaged_sharded_folder_on_the_command_line(damage, tmp_path):
     folder = _folder(tmp_path, shards=3)
     fragment = damage(folder)
     out = tmp_path / "ir"
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "mo.py"), "--input_model", str(folder), "--output_dir",
-                        str(out)], capture_output=True, text=True)
+    r = run_mo("--input_model", str(folder), "--output_dir", str(out))
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stderr and r.stderr.count("[ ERROR ]") == 1
     assert fragment in r.stderr, r.stderr
