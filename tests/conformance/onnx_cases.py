@@ -92,19 +92,5 @@ def case_ops(case: Case) -> str:
     return "+".join(types) if len(types) <= 3 else "(several operators)"
 
 
-def load_expected_failures(path: str) -> dict[str, str]:
-    """``case: reason`` lines; # starts a comment."""
-    table = {}
-    if not os.path.exists(path):
-        return table
-    with open(path) as f:
-        for line in f:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            name, _, reason = line.partition(":")
-            table[name.strip()] = reason.strip() or "no reason given"
-    return table
-
-
 def as_arrays(values) -> list[np.ndarray]:
     return [np.asarray(v) for v in values]

@@ -1,4 +1,5 @@
-"""Conformance report: outcome and reason of every case, passes per operator."""
+"""Conformance reports: outcome and reason of every case (``CaseResults``, shared by the suites),
+and the ONNX backend suite's report (passes per operator)."""
 from __future__ import annotations
 
 import json
@@ -6,8 +7,6 @@ import os
 import re
 
 from tests.conformance.onnx_cases import all_case_names, case_ops, get_case
-
-_ID = re.compile(r"test_onnx_backend\[(?P<name>.*)\]$")
 
 
 def _reason(report) -> str:
@@ -17,17 +16,26 @@ def _reason(report) -> str:
         return re.sub(r"\s+", " ", " ".join(lines[:4]))[:300]
     if hasattr(report, "wasxfail"):
         return report.wasxfail
+    if report.skipped and isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2]).removeprefix("Skipped: ")[:300]
     return (text.strip().splitlines() or ["?"])[-1][:300]
 
 
-class ConformanceReport:
-    """Gathers pytest reports of test_onnx_backend and renders them."""
+class CaseResults:
+    """Outcome and reason of every case of one parametrized conformance test (``test_name``),
+    from the pytest reports of the run (the controller's, under xdist), with the properties the
+    test recorded (``record_property``)."""
+
+    test_name = ""
+    list_name = ""       # the suite's expected-failure list, named in messages
 
     def __init__(self):
+        self._id = re.compile(rf"{self.test_name}\[(?P<name>.*)\]$")
         self.results: dict[str, tuple[str, str]] = {}
+        self.properties: dict[str, dict] = {}
 
     def record(self, report) -> None:
-        m = _ID.search(report.nodeid)
+        m = self._id.search(report.nodeid)
         if m is None:
             return
         name = m.group("name")
@@ -35,16 +43,26 @@ class ConformanceReport:
         if report.when == "setup" and report.failed:
             self.results[name] = ("fail", _reason(report))
         elif report.when == "call":
+            self.properties[name] = dict(report.user_properties)
             if report.passed and not xfail:
                 self.results[name] = ("pass", "")
             elif report.skipped and xfail:
                 self.results[name] = ("expected failure", _reason(report) + " | listed: " + report.wasxfail)
+            elif report.skipped:
+                self.results[name] = ("not captured", _reason(report))
             elif report.failed and "XPASS(strict)" in (report.longreprtext or ""):
-                self.results[name] = ("unexpected pass", "passes: remove it from onnx_expected_failures.txt")
+                self.results[name] = ("unexpected pass", f"passes: remove it from {self.list_name}")
             elif report.failed:
                 self.results[name] = ("fail", _reason(report))
         elif report.when == "teardown" and report.failed and name not in self.results:
             self.results[name] = ("fail", _reason(report))
+
+
+class ConformanceReport(CaseResults):
+    """The ONNX backend suite: passes per operator, and the reason of every failure."""
+
+    test_name = "test_onnx_backend"
+    list_name = "onnx_expected_failures.txt"
 
     def counts(self, node_only: bool) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -10,23 +10,11 @@ import os
 import numpy as np
 import pytest
 
-from tests.conformance.onnx_cases import all_case_names, get_case, load_expected_failures
+from tests.conformance.expected import case_params
+from tests.conformance.onnx_cases import all_case_names, get_case
 from tests.utils.runtime import compare, run_ir
 
 HERE = os.path.dirname(__file__)
-# MO_CONFORMANCE_IGNORE_XFAIL=1 runs every case as a plain test (to regenerate the list).
-EXPECTED_FAILURES = {} if os.environ.get("MO_CONFORMANCE_IGNORE_XFAIL") else \
-    load_expected_failures(os.path.join(HERE, "onnx_expected_failures.txt"))
-
-
-def _params():
-    params = []
-    for name in all_case_names():
-        marks = []
-        if name in EXPECTED_FAILURES:
-            marks.append(pytest.mark.xfail(reason=EXPECTED_FAILURES[name], strict=True))
-        params.append(pytest.param(name, marks=marks, id=name))
-    return params
 
 
 def as_array(value):
@@ -66,6 +54,6 @@ def check_case(name: str, workdir: str) -> None:
         assert not problems, "; ".join(problems)
 
 
-@pytest.mark.parametrize("case_name", _params())
+@pytest.mark.parametrize("case_name", case_params(all_case_names(), os.path.join(HERE, "onnx_expected_failures.txt")))
 def test_onnx_backend(case_name, tmp_path):
     check_case(case_name, str(tmp_path))

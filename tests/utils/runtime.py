@@ -63,7 +63,11 @@ def run_ir(xml_path: str, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> l
     """Load the IR, compile it for CPU with f32 inference precision and run it once.
     Inputs are given in model-input order (list) or by tensor name (dict); outputs come back
     in model-output order (float8/int4/bfloat16 outputs as raw bytes; ``compare`` reads them)."""
-    model = core().read_model(xml_path)
+    return run_model(core().read_model(xml_path), inputs)
+
+
+def run_model(model, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> list[np.ndarray]:
+    """``run_ir`` for an ``openvino.Model`` already in memory (e.g. from OpenVINO's own converter)."""
     compiled = core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     request = compiled.create_infer_request()
     if isinstance(inputs, dict):

@@ -66,6 +66,18 @@ def convert_torch(module, inputs, out_dir: str, path: str = "export", **options)
     raise ValueError(path)
 
 
+def tensor_array(t) -> np.ndarray:
+    """A tensor as numpy: bfloat16 as ml_dtypes.bfloat16, complex32 as complex64."""
+    import ml_dtypes
+    import torch
+    t = t.detach().resolve_conj().resolve_neg()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    if t.dtype == torch.complex32:
+        t = t.to(torch.complex64)
+    return t.numpy()
+
+
 def torch_outputs(module, inputs) -> list[np.ndarray]:
     import torch
     with torch.no_grad():
@@ -74,7 +86,7 @@ def torch_outputs(module, inputs) -> list[np.ndarray]:
 
     def walk(o) -> None:
         if isinstance(o, torch.Tensor):
-            flat.append(o.resolve_conj().numpy())
+            flat.append(tensor_array(o))
         elif isinstance(o, dict):
             for v in o.values():
                 walk(v)
