@@ -7,6 +7,7 @@ A case is one sample of one OpInfo for one dtype and capture path, named
 The samples of an (op, dtype) are generated with a fixed seed, so indices and values are the same
 in every process. ``MO_OPINFO_FULL=1`` selects every case (up to ``FULL_SAMPLES`` samples per op
 and dtype); otherwise a bounded selection runs (``CI_SAMPLES``), a subset of the full one.
+``MO_OPINFO_SHARD=i/n`` runs the i-th of n parts (by op) of the selection: a long run in chunks.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import functools
 import itertools
 import os
 import warnings
+import zlib
 from dataclasses import dataclass
 
 import torch
@@ -140,6 +142,15 @@ def cases(full: bool = FULL) -> dict[str, Case]:
                     name = f"{key}-{index}-{dtype}-{path}"
                     result[name] = Case(name, key, index, dtype, path)
     return result
+
+
+def shard(selection: dict[str, Case]) -> list[str]:
+    """The names of the cases of this run's shard (``MO_OPINFO_SHARD=i/n``, by op), or all."""
+    spec = os.environ.get("MO_OPINFO_SHARD")
+    if not spec:
+        return list(selection)
+    index, count = (int(v) for v in spec.split("/"))
+    return [name for name, case in selection.items() if zlib.crc32(case.op.encode()) % count == index]
 
 
 def not_run() -> dict[str, str]:
