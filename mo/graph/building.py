@@ -212,7 +212,7 @@ def static_dim(port: Port, axis: int) -> int | None:
 # ``complex_div``). Model inputs and outputs that are complex are the [..., 2] form in the IR,
 # as OpenVINO's own frontends give them.
 
-COMPLEX_TYPES = {"complex64": "f32", "complex128": "f64"}    # complex type -> element type of its parts
+COMPLEX_TYPES = {"complex32": "f16", "complex64": "f32", "complex128": "f64"}    # complex type -> parts
 COMPLEX_OUTPUTS = "complex_outputs"     # op node attribute: indices of its complex outputs
 COMPLEX_VALUES = "complex_values"       # graph attribute: some port of the graph is complex
 

@@ -127,11 +127,20 @@ def _selection(full: bool) -> dict[str, int]:
     return FULL_SAMPLES if full else CI_SAMPLES
 
 
+def part() -> tuple[int, int] | None:
+    """(i, n) of ``MO_OPINFO_SHARD=i/n``, or None."""
+    spec = os.environ.get("MO_OPINFO_SHARD")
+    return tuple(int(v) for v in spec.split("/")) if spec else None
+
+
 @functools.cache
-def cases(full: bool = FULL) -> dict[str, Case]:
-    """Every case of the full run or of the bounded selection, by name."""
+def cases(full: bool = FULL, shard: tuple[int, int] | None = None) -> dict[str, Case]:
+    """Every case of the full run or of the bounded selection, by name; with ``shard`` (i, n)
+    those of the i-th of n parts by op (only their samples are generated)."""
     result = {}
     for key, info in opinfos().items():
+        if shard is not None and zlib.crc32(key.encode()) % shard[1] != shard[0]:
+            continue
         if not_run_reason(info):
             continue
         for dtype, limit in _selection(full).items():
@@ -142,15 +151,6 @@ def cases(full: bool = FULL) -> dict[str, Case]:
                     name = f"{key}-{index}-{dtype}-{path}"
                     result[name] = Case(name, key, index, dtype, path)
     return result
-
-
-def shard(selection: dict[str, Case]) -> list[str]:
-    """The names of the cases of this run's shard (``MO_OPINFO_SHARD=i/n``, by op), or all."""
-    spec = os.environ.get("MO_OPINFO_SHARD")
-    if not spec:
-        return list(selection)
-    index, count = (int(v) for v in spec.split("/"))
-    return [name for name, case in selection.items() if zlib.crc32(case.op.encode()) % count == index]
 
 
 def not_run() -> dict[str, str]:

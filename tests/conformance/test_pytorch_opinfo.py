@@ -22,7 +22,7 @@ import torch
 
 from mo import convert_model
 from tests.conformance.expected import case_params
-from tests.conformance.pytorch_cases import FULL, UNDEFINED_VALUES, Case, cases, shard, wrap
+from tests.conformance.pytorch_cases import FULL, UNDEFINED_VALUES, Case, cases, part, wrap
 from tests.utils.runtime import compare, complex_pairs, run_ir, run_model
 from tests.utils.torch_models import torch_outputs
 
@@ -174,6 +174,9 @@ def check_case(case: Case, workdir: str, record_property) -> None:
     assert not problems, "; ".join(problems)
 
 
-@pytest.mark.parametrize("case_name", case_params(shard(cases()), os.path.join(HERE, "pytorch_expected_failures.txt")))
+SELECTED = cases(FULL, part())
+
+
+@pytest.mark.parametrize("case_name", case_params(SELECTED, os.path.join(HERE, "pytorch_expected_failures.txt")))
 def test_pytorch_opinfo(case_name, tmp_path, record_property):
-    check_case(cases()[case_name], str(tmp_path), record_property)
+    check_case(SELECTED[case_name], str(tmp_path), record_property)

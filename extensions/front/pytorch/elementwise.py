@@ -384,12 +384,12 @@ def predicate(node, a, b):
 def where(node, a, b):
     """where(condition, self, other) with self and other promoted."""
     if len(a) == 1:
-        return _nonzero_coordinates(node, b, a.tensor(0))
+        return nonzero_coordinates(node, b, a.tensor(0))
     _, (x, y) = promoted(a, (1, 2), b)
     return [b.Select(convert(b, a.tensor(0), "boolean"), x, y)]
 
 
-def _nonzero_coordinates(node, b, condition) -> list:
+def nonzero_coordinates(node, b, condition) -> list:
     """where(condition): one 1-D tensor of coordinates per dim of the condition (its nonzero
     elements, row-major order)."""
     coords = b.NonZero(condition, output_type="i64")        # [rank, count]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.front.pytorch.aten import const, dim_size, scalar_int
+from extensions.front.pytorch.elementwise import nonzero_coordinates
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -253,6 +254,19 @@ def nonzero(node, a, b):
     return [b.Transpose(b.NonZero(a.tensor(0), output_type="i64"), i64(1, 0))]
 
 
+@aten("aten::nonzero_numpy")
+def nonzero_numpy(node, a, b):
+    """nonzero(as_tuple=True): one 1-D tensor of coordinates per dim."""
+    return nonzero_coordinates(node, b, a.tensor(0))
+
+
+@aten("aten::take")
+def take(node, a, b):
+    """take(index): the flattened tensor's elements at ``index`` (negative counts from the end),
+    in index's shape."""
+    return [b.Gather(_flat(b, a.tensor(0)), convert(b, a.tensor("index"), "i64"), np.int64(0))]
+
+
 # ---------------------------------------------------------------------------- index_add / copy / fill
 
 
@@ -467,11 +481,34 @@ def _strided_positions(a) -> np.ndarray:
     return positions
 
 
+def _memory_order(node, b, x: Port) -> Port:
+    """``x`` with its elements in the order of its memory (what as_strided indexes), as the
+    capture recorded its strides: a contiguous tensor as it is, a permuted one (a transpose of a
+    contiguous tensor) transposed back; other layouts cannot be rebuilt from the values."""
+    strides = node.get("input_strides")
+    shape = x.data.get_shape()
+    if strides is None or shape is None or len(strides) != len(shape) or any(d < 0 for d in shape):
+        return x
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    order = sorted(dims, key=lambda d: -strides[d])
+    expected = 1
+    for d in reversed(order):
+        if strides[d] != expected:
+            raise ConversionError(f"as_strided reads a tensor whose memory layout (strides {list(strides)} for shape "
+                                  f"{list(shape)}) is not a permutation of a contiguous one; make it contiguous "
+                                  f"(x.contiguous()) before as_strided.")
+        expected *= shape[d]
+    if order == dims:
+        return x
+    return b.Transpose(x, i64(order + [d for d in range(len(shape)) if shape[d] == 1]))
+
+
 @aten("aten::as_strided", "aten::as_strided_copy")
 def as_strided(node, a, b):
-    """as_strided(size, stride, storage_offset) of a contiguous tensor: a Gather of the positions
-    it reads from the flattened tensor."""
-    return [b.Gather(_flat(b, a.tensor(0)), b.const(_strided_positions(a)), b.const(np.int64(0)))]
+    """as_strided(size, stride, storage_offset): a Gather of the positions it reads from the
+    tensor's elements in memory order (see ``_memory_order``)."""
+    x = _memory_order(node, b, a.tensor(0))
+    return [b.Gather(_flat(b, x), b.const(_strided_positions(a)), b.const(np.int64(0)))]
 
 
 @aten("aten::as_strided_scatter")

@@ -1,10 +1,12 @@
 """ATen linear algebra: cross products (cross, linalg_cross), matrix inverses (inverse,
 linalg_inv as Inverse-14), vector and matrix norms (linalg_norm, linalg_matrix_norm), and the
-distances cdist / _cdist_forward and pairwise_distance: their translators."""
+distances cdist / _cdist_forward and pairwise_distance, determinants (det, slogdet, logdet) and QR
+from the decompositions of extensions/front/common/linalg.py: their translators."""
 from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.linalg import determinant, householder_qr, log_determinant
 from extensions.front.pytorch.aten import const, convert, is_float_type, promoted
 from extensions.front.pytorch.reductions import p_norm
 from extensions.load.pytorch.arguments import aten
@@ -165,3 +167,68 @@ def pairwise_distance(node, a, b):
     if rank == 0:
         raise ConversionError("pairwise_distance of 0-d tensors is not defined.")
     return [p_norm(b, difference, float(a.const("p", 2.0)), [rank - 1], bool(a.const("keepdim", False)))]
+
+
+# ---------------------------------------------------------------------------- decompositions
+
+
+def _square(node, a, what: str):
+    """The [..., N, N] floating-point matrices of argument 0 and their rank."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    if rank < 2:
+        raise ConversionError(f"{what} takes matrices ([..., N, N]), not a rank-{rank} tensor.")
+    if not is_float_type(x.data.get_dtype()):
+        raise ConversionError(f"{what} of {x.data.get_dtype()} matrices: PyTorch computes it for floating point "
+                              f"matrices only.")
+    shape = x.data.get_shape()
+    if shape[-1] >= 0 and shape[-2] >= 0 and shape[-1] != shape[-2]:
+        raise ConversionError(f"{what} of {shape[-2]}x{shape[-1]} matrices: they must be square.")
+    return x, rank
+
+
+@aten("aten::det", "aten::linalg_det")
+def det(node, a, b):
+    """The determinant from the LU factorisation by partial pivoting."""
+    x, rank = _square(node, a, "det")
+    return [determinant(b, node, x, rank)]
+
+
+@aten("aten::slogdet", "aten::linalg_slogdet", "aten::_linalg_slogdet")
+def slogdet(node, a, b):
+    """(sign, log |det|) from the LU (_linalg_slogdet also gives the LU and pivots, unused)."""
+    x, rank = _square(node, a, "slogdet")
+    sign, log_abs = log_determinant(b, node, x, rank)
+    return [sign, log_abs] + [None] * (node.num_outputs - 2)
+
+
+@aten("aten::logdet")
+def logdet(node, a, b):
+    """log det: log |det| where the determinant is positive, NaN where negative, -inf at 0."""
+    x, rank = _square(node, a, "logdet")
+    sign, log_abs = log_determinant(b, node, x, rank)
+    et = x.data.get_dtype()
+    return [b.Select(b.Less(sign, const(b, 0, et)), const(b, np.nan, et), log_abs)]
+
+
+@aten("aten::linalg_qr", "aten::qr")
+def qr(node, a, b):
+    """QR by Householder reflections: mode 'reduced' (qr: some=True) Q [..., M, K], R [..., K, N]
+    with K = min(M, N); 'complete' (some=False) Q [..., M, M], R [..., M, N]; 'r' R alone (Q
+    empty)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    if rank < 2 or not is_float_type(x.data.get_dtype()):
+        raise ConversionError("qr takes floating point matrices ([..., M, N]).")
+    if node.fw_op == "aten::qr":
+        mode = "reduced" if a.const("some", True) else "complete"
+    else:
+        mode = a.const("mode", "reduced")
+    q, r, p = householder_qr(b, node, x, rank)
+    if mode == "complete":
+        return [q, r]
+    p1 = b.Unsqueeze(p, i64(0))
+    r = b.Slice(r, i64(0), p1, i64(1), i64(rank - 2))
+    if mode == "r":
+        return [b.Broadcast(const(b, 0, x.data.get_dtype()), i64([0])), r]
+    return [b.Slice(q, i64(0), p1, i64(1), i64(rank - 1)), r]

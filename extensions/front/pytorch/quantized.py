@@ -61,9 +61,17 @@ def fake_quantize(b, x, scale, zero_point, qmin: int, qmax: int):
         q = b.Add(b.Round(b.Divide(x, scale), mode="half_to_even"), zero_point)
         q = b.Clamp(q, min=float(qmin), max=float(qmax))
         return b.Multiply(b.Subtract(q, zero_point), scale)
-    low = b.Multiply(b.Subtract(const(b, qmin, et), zero_point), scale)
-    high = b.Multiply(b.Subtract(const(b, qmax, et), zero_point), scale)
-    return b.FakeQuantize(x, low, high, low, high, levels=qmax - qmin + 1)
+    scale_value = scale.data.get_value()
+    if scale_value is not None and np.all(scale_value > 0):
+        low = b.Multiply(b.Subtract(const(b, qmin, et), zero_point), scale)
+        high = b.Multiply(b.Subtract(const(b, qmax, et), zero_point), scale)
+        return b.FakeQuantize(x, low, high, low, high, levels=qmax - qmin + 1)
+    # a negative scale mirrors the grid: the result is sign * (x * sign on the grid of |scale|)
+    sign = b.Select(b.Less(scale, const(b, 0, et)), const(b, -1, et), const(b, 1, et))
+    magnitude = b.Abs(scale)
+    low = b.Multiply(b.Subtract(const(b, qmin, et), zero_point), magnitude)
+    high = b.Multiply(b.Subtract(const(b, qmax, et), zero_point), magnitude)
+    return b.Multiply(sign, b.FakeQuantize(b.Multiply(x, sign), low, high, low, high, levels=qmax - qmin + 1))
 
 
 def _quant_range(node, dtype: str | None = None) -> tuple[int, int]:

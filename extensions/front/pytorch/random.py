@@ -168,4 +168,8 @@ def multinomial(node, a, b):
     count = convert(b, a.tensor("num_samples"), "i64")
     y = b.Multinomial(rows, count, convert_type="i64", with_replacement=bool(a.const("replacement", False)),
                       log_probs=False, op_seed=_seed(b))
+    # the CPU plugin compiles a Multinomial only when its output has one consumer ("incorrect
+    # number of output edges"), and it looks through Reshapes and Converts: Maximum with 0 (the
+    # indices are never negative) is that consumer, whose output can have any number
+    y = b.Maximum(y, b.const(np.int64(0)))
     return [b.Squeeze(y, i64(0)) if rank == 1 else y]

@@ -96,7 +96,7 @@ def _extreme(node, a, b, largest: bool) -> list:
 def _top_one(node, a, b, x, largest: bool):
     """(values, indices) of the first extreme along ``dim`` (over the flattened tensor when
     ``dim`` is None), keeping the dim when ``keepdim``."""
-    wants_dim = a.has("dim") and not a.is_none("dim")
+    wants_dim = a.has("dim") and not a.is_none("dim") and rank_of(x, node) > 0
     if wants_dim:
         axis = norm_axis(a.const("dim"), rank_of(x, node), node)
     else:
@@ -148,11 +148,13 @@ def argmin(node, a, b):
 
 
 def _truth(node, a, b, op: str, keep: bool):
-    x = convert(b, a.tensor(0), "boolean")
+    """all / any as booleans (of u8 tensors: as u8, as PyTorch keeps that legacy type)."""
+    source = a.tensor(0)
+    x = convert(b, source, "boolean")
     rank = rank_of(x, node)
-    if rank == 0:
-        return x
-    return _reduce(b, op, x, reduce_axes(a, node, rank), keep)
+    if rank:
+        x = _reduce(b, op, x, reduce_axes(a, node, rank), keep)
+    return convert(b, x, "u8") if source.data.get_dtype() == "u8" else x
 
 
 @aten("aten::all")
@@ -354,3 +356,78 @@ def histc(node, a, b):
                                                                       const(b, 1, "i64"), output_type="i64")),
                         b.Unsqueeze(inside, i64(1)))
     return [b.ReduceSum(convert(b, hits, et), i64(0), keep_dims=False)]
+
+
+# ---------------------------------------------------------------------------- order statistics
+
+
+def _ascending(node, b, x, axis: int, nan_last: bool):
+    """(values, indices) of ``x`` sorted ascending along ``axis`` (stable); with ``nan_last``
+    NaNs sort as +inf (their positions keep NaN in the values)."""
+    key = x
+    if nan_last and is_float_type(x.data.get_dtype()):
+        key = b.Select(b.IsNaN(x), const(b, np.inf, x.data.get_dtype()), x)
+    _, indices = b.TopK(key, dim_size(b, x, axis), axis=axis, mode="min", sort="value", index_element_type="i64",
+                        stable=True)
+    return b.GatherElements(x, indices, axis=axis), indices
+
+
+def _picked(b, values, indices, position, axis: int, keep: bool):
+    """The elements at ``position`` along ``axis`` (a scalar, or one per slice with the axis kept
+    as size 1)."""
+    if position.data.get_rank() == 0:
+        position = b.Unsqueeze(position, np.int64(0))
+        picked = [b.Gather(t, position, np.int64(axis)) for t in (values, indices)]
+    else:
+        picked = [b.GatherElements(t, position, axis=axis) for t in (values, indices)]
+    return picked if keep else [b.Squeeze(t, i64(axis)) for t in picked]
+
+
+def _order_axis(node, a, b, x):
+    """(x, axis, keep, whole) for an order statistic: along ``dim``, or over the flattened tensor
+    (no dim, or a 0-d tensor)."""
+    rank = rank_of(x, node)
+    whole = not a.has("dim") or a.is_none("dim") or rank == 0
+    if whole:
+        return reshape(b, x, [-1]), 0, False, True
+    return x, norm_axis(a.const("dim"), rank, node), _keep(a), False
+
+
+@aten("aten::kthvalue")
+def kthvalue(node, a, b):
+    """kthvalue(k, dim=-1, keepdim): the k-th smallest along ``dim`` and its index."""
+    x, axis, keep, _ = _order_axis(node, a, b, a.tensor(0))
+    values, indices = _ascending(node, b, x, axis, nan_last=True)
+    k = int(a.const("k"))
+    return _picked(b, values, indices, b.const(np.int64(k - 1)), axis, keep)
+
+
+@aten("aten::median", "aten::nanmedian")
+def median(node, a, b):
+    """The lower median (element (n - 1) // 2 sorted) along ``dim`` with its index, or of all
+    elements (then the value alone). median: NaN when a NaN is present (NaNs sort last, and a
+    present one is picked by the index); nanmedian: of the values that are not NaN (NaN when none)."""
+    source = a.tensor(0)
+    x, axis, keep, whole = _order_axis(node, a, b, source)
+    values, indices = _ascending(node, b, x, axis, nan_last=True)
+    n = dim_size(b, x, axis)
+    if node.fw_op == "aten::nanmedian" and is_float_type(x.data.get_dtype()):
+        valid = b.ReduceSum(convert(b, b.LogicalNot(b.IsNaN(x)), "i64"), i64(axis), keep_dims=True)
+        position = b.Divide(b.Maximum(b.Subtract(valid, np.int64(1)), np.int64(0)), np.int64(2))
+    elif is_float_type(x.data.get_dtype()):
+        nans = b.ReduceSum(convert(b, b.IsNaN(x), "i64"), i64(axis), keep_dims=True)
+        middle = b.Divide(b.Subtract(n, np.int64(1)), np.int64(2))
+        position = b.Select(b.Greater(nans, np.int64(0)), b.Subtract(n, nans), middle)
+    else:
+        position = b.Divide(b.Subtract(n, np.int64(1)), np.int64(2))
+    picked = _picked(b, values, indices, position, axis, keep)
+    return picked[:1] if whole else picked
+
+
+@aten("aten::msort")
+def msort(node, a, b):
+    """The values sorted ascending along dim 0."""
+    x = a.tensor(0)
+    if rank_of(x, node) == 0:
+        return [x]
+    return [_ascending(node, b, x, 0, nan_last=True)[0]]

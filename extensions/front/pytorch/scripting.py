@@ -1,6 +1,7 @@
-"""ATen operations that only scripted code (torch.jit.script) records: the loop index helpers
-``__derive_index`` / ``__range_length``, ``_set_item`` on a list held as a tensor, and ``wait``
-of a forked call. The decoder computes them itself when their arguments are Python values (see
+"""Operations that only TorchScript records: the loop index helpers ``__derive_index`` /
+``__range_length``, ``_set_item`` on a list held as a tensor, ``wait`` of a forked call (scripted
+code), and ``prim::PythonOp``, a Python autograd Function called in a traced model, refused with
+what to do. The decoder computes them itself when their arguments are Python values (see
 ``extensions/load/pytorch/torchscript.py``); these translators handle values the model computes.
 """
 from __future__ import annotations
@@ -57,3 +58,16 @@ def wait(node, a, b):
     """wait: the result of a forked call (decoded in place, so already computed); list: a copy
     of an int list the model computes (a 1-D tensor)."""
     return [a.tensor(0)]
+
+
+@aten("prim::PythonOp")
+def python_op(node, a, b):
+    """A torch.autograd.Function's forward is Python code TorchScript keeps opaque: refused, naming
+    the class and what converts instead (a user translator for prim::PythonOp can read the class
+    name from ``python_class``)."""
+    name = node.get("python_class") or "?"
+    raise ConversionError(
+        f"it calls the Python autograd Function {name} (prim::PythonOp), whose forward TorchScript records as "
+        f"opaque Python code. Convert the module with torch.export instead of tracing it (export traces through "
+        f"the Function's forward), or register the computation as a custom operator with torch.library "
+        f"(torch.library.custom_op) and give mo a translator for it with --extensions.")

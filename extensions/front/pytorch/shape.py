@@ -205,24 +205,40 @@ def repeat(node, a, b):
     return [b.Tile(a.tensor(0), int_list_port(b, a.int_list(1)))]
 
 
+def _repeated_positions(b, repeats: Port) -> Port:
+    """repeat_interleave(arange(n), repeats) for a 1-D ``repeats``: position p of the result is
+    the number of inclusive running totals of the repeats that are <= p."""
+    totals = b.CumSum(convert(b, repeats, "i64"), np.int64(0))
+    count = b.ReduceSum(convert(b, repeats, "i64"), i64(0), keep_dims=False)
+    positions = b.Range(np.int64(0), count, np.int64(1), output_type="i64")
+    below = b.LessEqual(b.Unsqueeze(totals, np.int64(0)), b.Unsqueeze(positions, np.int64(1)))
+    return b.ReduceSum(convert(b, below, "i64"), i64(1), keep_dims=False)
+
+
 @aten("aten::repeat_interleave")
 def repeat_interleave(node, a, b):
-    """Each element repeated ``repeats`` times along ``dim`` (of the flattened tensor when None);
-    the same count for every element."""
+    """Each element repeated ``repeats`` times along ``dim`` (of the flattened tensor when None):
+    one count for all (a Tile), or one per element (a Gather of the repeated positions);
+    repeat_interleave(repeats) alone gives those positions."""
+    if len(a) and a.names[0] == "repeats":
+        return [_repeated_positions(b, a.tensor(0))]
     x = a.tensor(0)
     computed = a.port("repeats") if a.value("repeats") is None else None
-    if computed is not None and computed.data.get_rank() not in (0, None) and computed.data.get_shape() != (1,):
-        raise ConversionError("repeat_interleave with per-element repeats is not supported.")
     repeats = computed if computed is not None else a.const("repeats")
-    if isinstance(repeats, list):
-        if len(set(repeats)) != 1:
-            raise ConversionError("repeat_interleave with per-element repeats is not supported.")
-        repeats = repeats[0]
     dim = a.const("dim", None)
     if dim is None:
         x, dim = reshape(b, x, [-1]), 0
     rank = rank_of(x, node)
     axis = norm_axis(dim, rank, node)
+    per_element = (computed is not None and computed.data.get_rank() not in (0, None)
+                   and computed.data.get_shape() != (1,)) or (isinstance(repeats, list) and len(set(repeats)) > 1)
+    if per_element:
+        counts = computed if computed is not None else b.const(np.array(repeats, np.int64))
+        return [b.Gather(x, _repeated_positions(b, reshape(b, counts, [-1])), np.int64(axis))]
+    if isinstance(repeats, list):
+        repeats = repeats[0]
+    if isinstance(repeats, Port) and repeats.data.get_rank() != 0:
+        repeats = b.Reshape(repeats, i64([]), special_zero=False)
     tiles = [1] * (rank + 1)
     tiles[axis + 1] = repeats if isinstance(repeats, Port) else int(repeats)
     tiled = b.Tile(b.Unsqueeze(x, b.const(np.int64(axis + 1))), int_list_port(b, tiles))
@@ -496,3 +512,257 @@ def pixel_shuffle(node, a, b):
 @aten("aten::pixel_unshuffle")
 def pixel_unshuffle(node, a, b):
     return [_pixel_rearranged(node, a, b, "SpaceToDepth")]
+
+
+# ---------------------------------------------------------------------------- broadcasts, splits by index
+
+
+def broadcast_shape(b, tensors: list[Port]) -> Port:
+    """The shape the tensors broadcast to together (numpy rules): a constant when every shape is
+    static, else the shapes combined by broadcasting zero tensors of each."""
+    shapes = [t.data.get_shape() for t in tensors]
+    if all(s is not None and all(d >= 0 for d in s) for s in shapes):
+        return i64(list(np.broadcast_shapes(*shapes)))
+    common = b.Broadcast(b.const(np.int64(0)), shape_of(b, tensors[0]), mode="numpy")
+    for t in tensors[1:]:
+        common = b.Broadcast(common, shape_of(b, t), mode="bidirectional")
+    return shape_of(b, common)
+
+
+@aten("aten::broadcast_tensors")
+def broadcast_tensors(node, a, b):
+    """Every tensor broadcast to the shape they broadcast to together."""
+    tensors = [t for t in a.tensors(0) if t is not None]
+    if len(tensors) != node.num_outputs:
+        raise ConversionError(f"broadcast_tensors of {len(tensors)} tensors, but the model uses {node.num_outputs}.")
+    target = broadcast_shape(b, tensors)
+    return [b.Broadcast(t, target, mode="numpy") for t in tensors]
+
+
+def _split_bounds(node, b, x: Port, axis: int, a) -> list[tuple]:
+    """The (start, stop) of each part of ``tensor_split`` (hsplit ...) by its argument 1: a number
+    of ``sections`` (the first size % n parts one longer), ``indices`` (x[:i0], x[i0:i1], ...,
+    x[ik:]), or a tensor that is either (0-d: sections, 1-D: indices). Bounds are ints or computed
+    scalars."""
+    name = a.names[1]
+    value, port = a.value(1), a.port(1)
+    if name == "indices" or (name != "sections" and (np.ndim(value) == 1 if value is not None
+                                                      else port.data.get_rank() == 1)):
+        if value is None and port is not None and name != "indices":        # computed by the model
+            points = [b.Gather(convert(b, port, "i64"), np.int64(i), np.int64(0))
+                      for i in range(port.data.get_shape()[0])]
+        else:
+            points = a.int_list(1) if value is None else [int(v) for v in np.atleast_1d(value)]
+        return list(zip([0, *points], [*points, INT64_MAX]))
+    size = x.data.get_shape()[axis]
+    if value is not None and size >= 0:
+        sections = int(value)
+        if sections <= 0:
+            raise ConversionError(f"tensor_split needs a positive number of sections, not {sections}.")
+        q, r = divmod(size, sections)
+        starts = [i * q + min(i, r) for i in range(sections + 1)]
+        return list(zip(starts[:-1], starts[1:]))
+    sections = scalar_int(b, port) if value is None else b.const(np.int64(value))
+    size_p = dim_size(b, x, axis)
+    q, r = b.Divide(size_p, sections), b.FloorMod(size_p, sections)
+    starts = [b.Add(b.Multiply(q, np.int64(i)), b.Minimum(r, np.int64(i))) for i in range(node.num_outputs + 1)]
+    return list(zip(starts[:-1], starts[1:]))
+
+
+@aten("aten::tensor_split")
+def tensor_split(node, a, b):
+    """tensor_split(sections or indices, dim): Slices of the parts (see ``_split_bounds``)."""
+    x = a.tensor(0)
+    axis = norm_axis(a.const("dim", 0), rank_of(x, node), node)
+    bounds = _split_bounds(node, b, x, axis, a)
+    if len(bounds) != node.num_outputs:
+        raise ConversionError(f"tensor_split gives {len(bounds)} parts, but the model uses {node.num_outputs}.")
+    return [sliced(b, x, axis, start, stop) for start, stop in bounds]
+
+
+@aten("aten::hsplit", "aten::vsplit", "aten::dsplit")
+def hvd_split(node, a, b):
+    """hsplit (dim 1, dim 0 of a 1-D tensor) / vsplit (dim 0) / dsplit (dim 2): tensor_split into
+    equal sections (a number that must divide the size) or at indices."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    axis = {"aten::vsplit": 0, "aten::dsplit": 2}.get(node.fw_op, 1 if rank > 1 else 0)
+    if axis >= rank:
+        raise ConversionError(f"{node.fw_op} needs a tensor of at least {axis + 1} dims, not rank {rank}.")
+    bounds = _split_bounds(node, b, x, axis, a)
+    return [sliced(b, x, axis, start, stop) for start, stop in bounds]
+
+
+@aten("aten::rot90")
+def rot90(node, a, b):
+    """rot90(k, dims): k quarter turns from dims[0] towards dims[1] (a flip of one dim and a
+    transpose of the two; k = 2: a flip of both)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    d0, d1 = (norm_axis(d, rank, node) for d in a.const("dims", [0, 1]))
+    if d0 == d1:
+        raise ConversionError("rot90 needs two different dims.")
+    k = int(a.const("k", 1)) % 4
+    order = list(range(rank))
+    order[d0], order[d1] = order[d1], order[d0]
+    if k == 0:
+        return [x]
+    if k == 2:
+        return [_flipped(b, x, [d0, d1])]
+    return [_permuted(b, _flipped(b, x, [d1 if k == 1 else d0]), order)]
+
+
+def _flipped(b, x: Port, axes: list[int]) -> Port:
+    n = len(axes)
+    return b.Slice(x, i64([-1] * n), i64([INT64_MIN] * n), i64([-1] * n), i64(axes))
+
+
+@aten("aten::fliplr", "aten::flipud")
+def fliplr_flipud(node, a, b):
+    """flipud: dim 0 reversed; fliplr: dim 1."""
+    x = a.tensor(0)
+    axis = 1 if node.fw_op == "aten::fliplr" else 0
+    if rank_of(x, node) <= axis:
+        raise ConversionError(f"{node.fw_op} needs a tensor of at least {axis + 1} dims.")
+    return [_flipped(b, x, [axis])]
+
+
+@aten("aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d")
+def atleast_nd(node, a, b):
+    """Each tensor with dims of size 1 added up to 1, 2 or 3 dims (atleast_3d: a 2-D [M, N]
+    becomes [M, N, 1], 1-D [N] becomes [1, N, 1]; the others in front)."""
+    rank = int(node.fw_op[-2])
+    tensors = [t for t in a.tensors(0) if t is not None]
+    out = []
+    for t in tensors:
+        r = rank_of(t, node)
+        if rank == 3 and r in (1, 2):
+            t = b.Unsqueeze(t, i64([0, 2] if r == 1 else [2]))
+        else:
+            t = _at_least(b, t, rank)
+        out.append(t)
+    return out
+
+
+@aten("aten::column_stack")
+def column_stack(node, a, b):
+    """Tensors of up to 1 dim as columns ([N] -> [N, 1]), joined along dim 1 (types promoted)."""
+    tensors = [t if rank_of(t, node) > 1 else reshape(b, t, [-1, 1]) for t in _promoted_list(b, a)]
+    return [tensors[0] if len(tensors) == 1 else b.Concat(*tensors, axis=1)]
+
+
+@aten("aten::dstack")
+def dstack(node, a, b):
+    """Tensors of up to 2 dims made 3-D (as atleast_3d), joined along dim 2 (types promoted)."""
+    tensors = []
+    for t in _promoted_list(b, a):
+        r = rank_of(t, node)
+        tensors.append(b.Unsqueeze(t, i64([0, 2] if r == 1 else [2])) if r in (1, 2) else _at_least(b, t, 3))
+    return [tensors[0] if len(tensors) == 1 else b.Concat(*tensors, axis=2)]
+
+
+@aten("aten::ravel")
+def ravel(node, a, b):
+    return [reshape(b, a.tensor(0), [-1])]
+
+
+@aten("aten::mT", "aten::mH", "aten::adjoint")
+def matrix_transpose(node, a, b):
+    """The last two dims swapped (mH / adjoint: conjugated too, which real tensors are)."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    if rank < 2:
+        raise ConversionError(f"{node.fw_op} needs a tensor of at least 2 dims, not rank {rank}.")
+    return [_permuted(b, x, list(range(rank - 2)) + [rank - 1, rank - 2])]
+
+
+@aten("aten::matrix_H")
+def matrix_h(node, a, b):
+    """The conjugate transpose of a matrix (real tensors: the transpose)."""
+    x = a.tensor(0)
+    if rank_of(x, node) != 2:
+        raise ConversionError("matrix_H (Tensor.H) is defined for matrices (2-D tensors) only.")
+    return [_permuted(b, x, [1, 0])]
+
+
+# ---------------------------------------------------------------------------- diagonals
+
+
+def _diagonal_of(node, b, x: Port, offset: int, dim1: int, dim2: int) -> Port:
+    """The ``offset`` diagonal of the planes (dim1, dim2), as the last dim: those dims moved to
+    the end and flattened, the diagonal's flat positions (i + max(-offset, 0)) * n2 + i +
+    max(offset, 0), i < max(0, min(n1 + min(offset, 0), n2 - max(offset, 0))) gathered."""
+    rank = rank_of(x, node)
+    d1, d2 = norm_axis(dim1, rank, node), norm_axis(dim2, rank, node)
+    if d1 == d2:
+        raise ConversionError("diagonal needs two different dims.")
+    rest = [d for d in range(rank) if d not in (d1, d2)]
+    moved = _permuted(b, x, rest + [d1, d2])
+    n1, n2 = dim_size(b, x, d1), dim_size(b, x, d2)
+    flat = reshape(b, moved, dims_of(b, moved, 0, rank - 2) + [-1])
+    length = b.Maximum(b.Minimum(b.Add(n1, np.int64(min(offset, 0))), b.Subtract(n2, np.int64(max(offset, 0)))),
+                       np.int64(0))
+    i = b.Range(np.int64(0), length, np.int64(1), output_type="i64")
+    positions = b.Add(b.Multiply(b.Add(i, np.int64(max(-offset, 0))), n2), b.Add(i, np.int64(max(offset, 0))))
+    return b.Gather(flat, positions, np.int64(rank - 2))
+
+
+@aten("aten::diagonal", "aten::diagonal_copy", "aten::linalg_diagonal")
+def diagonal(node, a, b):
+    """diagonal(offset, dim1, dim2) (linalg.diagonal: dims -2, -1 by default)."""
+    linalg = node.fw_op == "aten::linalg_diagonal"
+    default = (-2, -1) if linalg else (0, 1)
+    dim1, dim2 = (int(a.const(k, d)) for k, d in zip(("dim1", "dim2"), default))
+    return [_diagonal_of(node, b, a.tensor(0), int(a.const("offset", 0)), dim1, dim2)]
+
+
+def _embedded(node, b, x: Port, offset: int, dim1: int, dim2: int) -> Port:
+    """Matrices of side n = size + |offset| with x's last dim on the ``offset`` diagonal and zeros
+    elsewhere, placed at dims (dim1, dim2) of the result (rank + 1 dims)."""
+    rank = rank_of(x, node)
+    out_rank = rank + 1
+    d1, d2 = norm_axis(dim1, out_rank, node), norm_axis(dim2, out_rank, node)
+    if d1 == d2:
+        raise ConversionError("diag_embed needs two different dims.")
+    k = abs(offset)
+    if k:
+        pads = np.zeros(rank, np.int64)
+        ends = pads.copy()
+        ends[-1] = k
+        x = b.Pad(x, pads, ends, const(b, 0, x.data.get_dtype()), pad_mode="constant")
+    n = dim_size(b, x, rank - 1)
+    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    on_diagonal = b.Equal(b.Subtract(b.Unsqueeze(rows, np.int64(0)), b.Unsqueeze(rows, np.int64(1))),
+                          np.int64(offset))                                        # [n, n]: j - i == offset
+    values = b.Unsqueeze(x, np.int64(-1 if offset >= 0 else -2))                  # x[..., i] or x[..., j]
+    planes = b.Select(on_diagonal, values, const(b, 0, x.data.get_dtype()))       # [..., n, n]
+    order = [None] * out_rank
+    order[d1], order[d2] = rank - 1, rank
+    rest = iter(range(rank - 1))
+    return _permuted(b, planes, [o if o is not None else next(rest) for o in order])
+
+
+@aten("aten::diag_embed")
+def diag_embed(node, a, b):
+    """diag_embed(offset, dim1=-2, dim2=-1): the last dim as the diagonal of new planes."""
+    return [_embedded(node, b, a.tensor(0), int(a.const("offset", 0)), int(a.const("dim1", -2)),
+                      int(a.const("dim2", -1)))]
+
+
+@aten("aten::diag")
+def diag(node, a, b):
+    """diag(diagonal): a vector as the diagonal of a matrix, or a matrix's diagonal as a vector."""
+    x = a.tensor(0)
+    offset = int(a.const("diagonal", 0))
+    rank = rank_of(x, node)
+    if rank == 1:
+        return [_embedded(node, b, x, offset, 0, 1)]
+    if rank == 2:
+        return [_diagonal_of(node, b, x, offset, 0, 1)]
+    raise ConversionError(f"diag takes a vector or a matrix, not a rank-{rank} tensor.")
+
+
+@aten("aten::diagflat")
+def diagflat(node, a, b):
+    """The flattened input as the ``offset`` diagonal of a matrix."""
+    return [_embedded(node, b, reshape(b, a.tensor(0), [-1]), int(a.const("offset", 0)), 0, 1)]

@@ -4,41 +4,18 @@ HouseholderQR and PartialPivLU) compute them, so that the signs of Q and R and t
 TensorFlow's; MatrixDeterminant and LogMatrixDeterminant from the LU; MatrixSolve and
 MatrixTriangularSolve through Inverse-14.
 
-They work on [..., M, N] batches of matrices; the sizes stay computed (the IR is reshapeable)."""
+They work on [..., M, N] batches of matrices; the sizes stay computed (the IR is reshapeable). The
+decompositions are built in extensions/front/common/linalg.py (PyTorch's translators share them)."""
 from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.linalg import determinant, householder_qr, log_determinant, lu_loop
 from extensions.load.tf.attributes import TfExtractor
-from extensions.ops.control_flow import new_body, port_entry
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.builder import OpBuilder
-from mo.graph.building import convert, dim, dims_slice, i64, input_rank, shape_of, typed_const
-from mo.utils.types import is_float, np_dtype
-
-
-def _column_loop(b, node, trip, carried: list, invariant: list, step, what: str) -> list:
-    """A Loop of ``trip`` iterations over the values ``carried`` (fed back each iteration) with
-    ``invariant`` inputs; ``step(bb, k, carried params, invariant params)`` builds one iteration
-    and returns the new carried values. Returns the carried values after the last iteration."""
-    body = new_body(b.graph)
-    bb = OpBuilder(body, f"{node.name}/{what}")
-    k = bb.node("Parameter", shape=(), element_type="i64", name=f"{node.name}/{what}/k")
-    params = [bb.node("Parameter", name=f"{node.name}/{what}/in{i}") for i in range(len(carried) + len(invariant))]
-    new = step(bb, k.out_port(0), [p.out_port(0) for p in params[:len(carried)]],
-               [p.out_port(0) for p in params[len(carried):]])
-    results = [bb.node("Result", bb.const(np.array(True)), name=f"{node.name}/{what}/continue")]
-    results += [bb.node("Result", v, name=f"{node.name}/{what}/out{i}") for i, v in enumerate(new)]
-    in_map = [port_entry(-1, k, purpose="current_iteration")]
-    in_map += [port_entry(2 + i, p) for i, p in enumerate(params)]
-    out_map = [port_entry(-1, results[0], purpose="execution_condition")]
-    out_map += [port_entry(i, r) for i, r in enumerate(results[1:])]
-    loop = b.node("Loop", trip, b.const(np.array(True)), *carried, *invariant, name=f"{node.name}/{what}",
-                  bodies={"body": body}, input_port_map=in_map, output_port_map=out_map,
-                  back_edges=[{"from": r.id, "to": p.id} for r, p in zip(results[1:], params)],
-                  num_outputs=len(carried))
-    return [loop.out_port(i) for i in range(len(carried))]
+from mo.graph.building import convert, dim, i64, input_rank, typed_const
+from mo.utils.types import is_float
 
 
 def _matrix_input(node):
@@ -51,92 +28,16 @@ def _matrix_input(node):
     return x, rank
 
 
-def _outer(b, u, v):
-    """u [..., M] x v [..., N] -> [..., M, N]."""
-    return b.Multiply(b.Unsqueeze(u, i64(-1)), b.Unsqueeze(v, i64(-2)))
-
-
 @translator("tf", "Qr")
 def qr(node, b):
-    """Qr(input [..., M, N]): Householder reflections H_k = I - w w^T / (beta (beta - c0)) for
-    k < min(M, N), where c0 is the pivot A[k, k], beta = -sign(c0) |A[k:, k]| and w = A[k:, k] -
-    beta e_k (no reflection when A[k+1:, k] is 0); R = triu(H... H_0 A), Q = H_0 ... H_k.
-    ``full_matrices``: Q [..., M, M] and R [..., M, N], else Q [..., M, P] and R [..., P, N]."""
+    """Qr(input [..., M, N]) by Householder reflections (``householder_qr``): ``full_matrices``:
+    Q [..., M, M] and R [..., M, N], else Q [..., M, P] and R [..., P, N]."""
     x, rank = _matrix_input(node)
-    dtype = x.data.get_dtype()
-    zero, one = typed_const(b, 0, dtype), typed_const(b, 1, dtype)
-    m, n = dim(b, x, rank - 2), dim(b, x, rank - 1)
-    p = b.Minimum(m, n)
-    rows = b.Range(np.int64(0), m, np.int64(1), output_type="i64")
-    cols = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
-    eye = b.Select(b.Equal(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0))), one, zero)
-    q0 = b.Broadcast(eye, b.Concat(dims_slice(b, shape_of(b, x), 0, rank - 1), b.Unsqueeze(m, i64(0)), axis=0),
-                     mode="numpy")
-    tiny = np.finfo(np_dtype(dtype)).tiny
-
-    def step(bb, k, carried, invariant):
-        a, q = carried
-        rws, identity = invariant
-        zero_, one_ = typed_const(bb, 0, dtype), typed_const(bb, 1, dtype)
-        col = bb.Gather(a, k, np.int64(rank - 1))
-        at_k = bb.Equal(rws, k)
-        c0 = bb.ReduceSum(bb.Select(at_k, col, zero_), i64(-1), keep_dims=True)
-        tail = bb.Select(bb.Greater(rws, k), col, zero_)
-        tail_sq = bb.ReduceSum(bb.Multiply(tail, tail), i64(-1), keep_dims=True)
-        norm = bb.Sqrt(bb.Add(bb.Multiply(c0, c0), tail_sq))
-        beta = bb.Select(bb.GreaterEqual(c0, zero_), bb.Negative(norm), norm)
-        w = bb.Subtract(bb.Select(bb.GreaterEqual(rws, k), col, zero_), bb.Select(at_k, beta, zero_))
-        flat = bb.LessEqual(tail_sq, typed_const(bb, tiny, dtype))
-        denom = bb.Select(flat, one_, bb.Multiply(beta, bb.Subtract(beta, c0)))
-        scale = bb.Select(flat, zero_, bb.Divide(one_, denom))
-        h = bb.Subtract(identity, _outer(bb, w, bb.Multiply(w, scale)))
-        return [bb.MatMul(h, a), bb.MatMul(q, h)]
-
-    a, q = _column_loop(b, node, p, [x, q0], [rows, eye], step, "householder")
-    r = b.Select(b.LessEqual(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(cols, i64(0))), a, zero)
+    q, r, p = householder_qr(b, node, x, rank)
     if TfExtractor.attr(node, "full_matrices", False):
         return [q, r]
     p1 = b.Unsqueeze(p, i64(0))
     return [b.Slice(q, i64(0), p1, i64(1), i64(rank - 1)), b.Slice(r, i64(0), p1, i64(1), i64(rank - 2))]
-
-
-def lu_loop(b, node, x, rank: int) -> tuple:
-    """(packed L\\U, permutation p with x[p] = L U, sign of p) of [..., N, N] matrices by
-    partial pivoting: for each column k, the row of the largest |A[i, k]| (i >= k, the first
-    among equals) swapped with row k, then the rows below eliminated: A[i, k] becomes l_i =
-    A[i, k] / A[k, k] and A[i, j] -= l_i A[k, j] for j > k (nothing for a zero pivot)."""
-    dtype = x.data.get_dtype()
-    n = dim(b, x, rank - 1)
-    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
-    perm0 = b.Broadcast(rows, dims_slice(b, shape_of(b, x), 0, rank - 1), mode="numpy")
-    sign0 = b.Broadcast(typed_const(b, 1, dtype), dims_slice(b, shape_of(b, x), 0, rank - 2), mode="numpy")
-    batch = rank - 2
-
-    def step(bb, k, carried, invariant):
-        a, perm, sign = carried
-        (rws,) = invariant
-        zero_, one_ = typed_const(bb, 0, dtype), typed_const(bb, 1, dtype)
-        col = bb.Gather(a, k, np.int64(rank - 1))
-        score = bb.Select(bb.GreaterEqual(rws, k), bb.Abs(col), typed_const(bb, -1, dtype))
-        _, pivot = bb.TopK(score, np.int64(1), axis=-1, mode="max", sort="value", index_element_type="i64",
-                           stable=True)
-        order = bb.Select(bb.Equal(rws, k), pivot, bb.Select(bb.Equal(rws, pivot), k, rws))
-        a = bb.Gather(a, order, np.int64(rank - 2), batch_dims=batch)
-        perm = bb.Gather(perm, order, np.int64(rank - 2), batch_dims=batch)
-        swapped = bb.Squeeze(bb.NotEqual(pivot, k), i64(-1))
-        sign = bb.Select(swapped, bb.Negative(sign), sign)
-        row_k = bb.Gather(a, k, np.int64(rank - 2))
-        col_k = bb.Gather(a, k, np.int64(rank - 1))
-        below = bb.Greater(rws, k)
-        head = bb.ReduceSum(bb.Select(bb.Equal(rws, k), col_k, zero_), i64(-1), keep_dims=True)
-        nonzero = bb.NotEqual(head, zero_)
-        factors = bb.Select(bb.LogicalAnd(below, nonzero), bb.Divide(col_k, bb.Select(nonzero, head, one_)), zero_)
-        a = bb.Subtract(a, _outer(bb, factors, bb.Select(below, row_k, zero_)))
-        in_column_k = bb.LogicalAnd(bb.Unsqueeze(below, i64(1)), bb.Unsqueeze(bb.Equal(rws, k), i64(0)))
-        return [bb.Select(in_column_k, bb.Unsqueeze(factors, i64(-1)), a), perm, sign]
-
-    packed, perm, sign = _column_loop(b, node, n, [x, perm0, sign0], [rows], step, "elimination")
-    return packed, perm, sign, rows
 
 
 def _square_input(node):
@@ -156,30 +57,18 @@ def lu(node, b):
     return [packed, convert(b, perm, TfExtractor.dtype(node, "output_idx_type") or "i32")]
 
 
-def _diagonal(b, packed, rows, dtype):
-    """The diagonals [..., N] of [..., N, N] matrices."""
-    eye = b.Equal(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0)))
-    return b.ReduceSum(b.Select(eye, packed, typed_const(b, 0, dtype)), i64(-1), keep_dims=False)
-
-
 @translator("tf", "MatrixDeterminant", "BatchMatrixDeterminant")
 def matrix_determinant(node, b):
     """The product of U's diagonal, negated for an odd permutation."""
     x, rank = _square_input(node)
-    packed, _, sign, rows = lu_loop(b, node, x, rank)
-    diagonal = _diagonal(b, packed, rows, x.data.get_dtype())
-    return [b.Multiply(sign, b.ReduceProd(diagonal, i64(-1), keep_dims=False))]
+    return [determinant(b, node, x, rank)]
 
 
 @translator("tf", "LogMatrixDeterminant")
 def log_matrix_determinant(node, b):
-    """(sign, log |det|): the permutation's sign times the signs of U's diagonal, and the sum of
-    the logs of its magnitudes (a singular matrix: 0 and -inf)."""
+    """(sign, log |det|) from the LU (``log_determinant``)."""
     x, rank = _square_input(node)
-    packed, _, sign, rows = lu_loop(b, node, x, rank)
-    diagonal = _diagonal(b, packed, rows, x.data.get_dtype())
-    sign = b.Multiply(sign, b.ReduceProd(b.Sign(diagonal), i64(-1), keep_dims=False))
-    return [sign, b.ReduceSum(b.Log(b.Abs(diagonal)), i64(-1), keep_dims=False)]
+    return list(log_determinant(b, node, x, rank))
 
 
 @translator("tf", "MatrixSolve", "BatchMatrixSolve")

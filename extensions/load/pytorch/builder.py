@@ -55,6 +55,11 @@ _INPLACE_DUNDERS = {"aten::__iand__": "aten::__and__", "aten::__ior__": "aten::_
                     "aten::__irshift__": "aten::__rshift__"}
 
 
+# ops that read their input's memory through explicit strides: the decoders record the input's
+# strides (``input_strides``) so a non-contiguous input is read in its memory order
+STRIDED_READS = frozenset({"aten::as_strided", "aten::as_strided_copy", "aten::as_strided_scatter"})
+
+
 def split_inplace(kind: str) -> tuple[str, bool]:
     """('aten::relu', True) for 'aten::relu_', ('aten::__and__', True) for 'aten::__iand__';
     other dunder names like 'aten::__and__' are not in-place."""

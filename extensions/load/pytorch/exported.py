@@ -18,7 +18,7 @@ import re
 import warnings
 from typing import Any
 
-from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
+from extensions.load.pytorch.builder import STRIDED_READS, TorchGraphBuilder, split_inplace
 from extensions.load.pytorch.schema import bind, from_function_schema, synthetic
 from extensions.load.pytorch.types import complex_parts_type, element_type_of_dtype, is_torch_file
 from mo.errors import InputModelError
@@ -114,9 +114,11 @@ class ExportedProgramDecoder:
         lifted = {**signature.inputs_to_parameters, **signature.inputs_to_buffers,
                   **signature.inputs_to_lifted_tensor_constants}
         tensors = {**program.state_dict, **program.constants}
+        generators = {name for name, target in getattr(signature, "inputs_to_lifted_custom_objs", {}).items()
+                      if "Generator" in type(program.constants.get(target)).__name__}
         for node in program.graph.nodes:
             if node.op == "placeholder":
-                self._placeholder(node, lifted, tensors, signature.user_inputs)
+                self._placeholder(node, lifted, tensors, signature.user_inputs, generators)
             elif node.op == "call_function":
                 self._call(node)
             elif node.op == "get_attr":
@@ -126,12 +128,17 @@ class ExportedProgramDecoder:
             else:
                 raise InputModelError(f"Unexpected FX node '{node.name}' ({node.op}) in the exported program.")
 
-    def _placeholder(self, node, lifted: dict, tensors: dict, user_inputs) -> None:
+    def _placeholder(self, node, lifted: dict, tensors: dict, user_inputs, generators: set) -> None:
         if node.name in lifted:
             target = lifted[node.name]
             if target not in tensors:
                 raise InputModelError(f"The exported program has no value for '{target}'.")
             self.b.env[node.name] = self.b.tensor(tensors[target], target)
+            return
+        if node.name in generators:
+            # a torch.Generator argument of a random op: the IR draws its own numbers (a
+            # generator's state is not carried), so the argument is left unset
+            self.b.env[node.name] = None
             return
         if node.name not in user_inputs:
             raise InputModelError(f"Input '{node.name}' of the exported program is neither a user input nor a "
@@ -189,6 +196,12 @@ class ExportedProgramDecoder:
         many = isinstance(val, (list, tuple))
         count = len(val) if many else 1
         created = self.b.call(base_kind, specs, values, count, node.name, source_of(node))
+        if base_kind in STRIDED_READS and node.args and isinstance(node.args[0], torch.fx.Node):
+            example = node.args[0].meta.get("val")
+            try:
+                created["input_strides"] = tuple(int(s) for s in example.stride())
+            except (AttributeError, TypeError, RuntimeError):     # not a tensor, or symbolic strides
+                created["input_strides"] = None
         if many:
             env[node.name] = [created.out_port(i) for i in range(count)]
             for i in range(count):

@@ -23,7 +23,7 @@ import operator
 import re
 from typing import Any
 
-from extensions.load.pytorch.builder import TorchGraphBuilder, split_inplace
+from extensions.load.pytorch.builder import STRIDED_READS, TorchGraphBuilder, split_inplace
 from extensions.load.pytorch.schema import from_schema_text, synthetic
 from extensions.load.pytorch.types import complex_parts_type, element_type_of_dtype, is_number, is_torch_file
 from mo.errors import InputModelError
@@ -107,6 +107,15 @@ def _tensor_info(value) -> tuple[tuple | None, str | None]:
     shape = None if sizes is None else tuple(-1 if d is None else int(d) for d in sizes)
     dtype = t.dtype()
     return shape, (complex_parts_type(dtype) or element_type_of_dtype(dtype) if dtype is not None else None)
+
+
+def _strides(value) -> tuple | None:
+    """The strides a traced value's type records, or None."""
+    try:
+        strides = value.type().strides()
+    except (AttributeError, RuntimeError):
+        return None
+    return None if strides is None or None in strides else tuple(int(s) for s in strides)
 
 
 class TorchScriptDecoder:
@@ -281,6 +290,10 @@ class TorchScriptDecoder:
             specs = tuple(s for i, s in enumerate(specs) if i not in targets)
             ins = [v for i, v in enumerate(ins) if i not in targets]
         created = self.b.call(base_kind, specs, ins, count, name, source_of(node))
+        if base_kind in STRIDED_READS:
+            created["input_strides"] = _strides(node.inputsAt(0))
+        if kind == "prim::PythonOp":        # a torch.autograd.Function: which one, for the message
+            created["python_class"] = node.pyname()
         if targets:
             self._write_outs(node, created, targets)
             return
@@ -304,6 +317,8 @@ class TorchScriptDecoder:
         for i, (target, out) in enumerate(zip(targets, node.outputs())):
             old = self.value(node.inputsAt(target))
             port = created.out_port(i)
+            if _is_tensor_like(old):        # a tensor the module holds (a buffer): its type is kept too
+                old = self.b.tensor(old)
             if isinstance(old, Port):
                 port = self.b.call("aten::type_as", type_as, [port, old], 1, f"{created.name}/out{i}",
                                    source_of(node)).out_port(0)

@@ -20,11 +20,12 @@ DTYPE_NAMES = {
 }
 # complex dtypes: the element type of their real and imaginary parts. A complex model input or
 # constant is carried as [..., 2] pairs of that type, marked complex (mo/graph/building.py).
-COMPLEX_PARTS = {"complex64": "f32", "complex128": "f64", "cfloat": "f32", "cdouble": "f64"}
+COMPLEX_PARTS = {"complex64": "f32", "complex128": "f64", "cfloat": "f32", "cdouble": "f64", "complex32": "f16",
+                 "chalf": "f16"}
 # c10::ScalarType codes, as TorchScript constants give dtypes
 SCALAR_TYPE_CODES = {0: "u8", 1: "i8", 2: "i16", 3: "i32", 4: "i64", 5: "f16", 6: "f32", 7: "f64",
-                     9: "complex64", 10: "complex128", 11: "boolean", 12: "qint8", 13: "quint8", 14: "qint32",
-                     15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
+                     8: "complex32", 9: "complex64", 10: "complex128", 11: "boolean", 12: "qint8", 13: "quint8",
+                     14: "qint32", 15: "bf16", 23: "f8e5m2", 24: "f8e4m3"}
 
 
 def scalar_type_code(element_type: str) -> int:
@@ -44,7 +45,7 @@ def element_type_of_dtype(dtype: Any) -> str:
             raise ValueError(f"unsupported torch ScalarType code {int(dtype)}") from None
     name = str(dtype).replace("torch.", "")
     if name in COMPLEX_PARTS:       # a complex dtype argument: translators that take one read it so
-        return {"cfloat": "complex64", "cdouble": "complex128"}.get(name, name)
+        return {"cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}.get(name, name)
     try:
         return DTYPE_NAMES[name]
     except KeyError:

@@ -1,0 +1,354 @@
+"""ATen loss functions: cross entropy and negative log likelihood (class indices or
+probabilities, weights, ignore_index, label smoothing), binary cross entropy (of probabilities and
+of logits), the regression losses (mse, l1, smooth l1, huber), kl_div, and the margin losses
+(margin ranking, soft margin, hinge embedding, cosine embedding, triplet margin, multi margin),
+poisson_nll_loss: their translators.
+
+``reduction`` is PyTorch's enum: 0 none, 1 mean, 2 sum."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from extensions.front.pytorch.aten import const, is_float_type, promoted
+from extensions.front.pytorch.reductions import p_norm
+from extensions.load.pytorch.arguments import aten
+from mo.errors import ConversionError
+from mo.graph.building import channel_bias, convert, dim, i64, rank_of
+
+NONE, MEAN, SUM = 0, 1, 2
+
+
+def _all_axes(x) -> np.ndarray:
+    return np.arange(x.data.get_rank(), dtype=np.int64)
+
+
+def reduced(b, loss, reduction: int, weights=None):
+    """The loss reduced: none, mean (over the elements, or divided by the sum of ``weights``) or
+    sum."""
+    if reduction == NONE:
+        return loss
+    if reduction not in (MEAN, SUM):
+        raise ConversionError(f"Unknown loss reduction {reduction} (PyTorch's are 0 none, 1 mean, 2 sum).")
+    total = b.ReduceSum(loss, _all_axes(loss), keep_dims=False)
+    if reduction == SUM:
+        return total
+    if weights is not None:
+        return b.Divide(total, b.ReduceSum(weights, _all_axes(weights), keep_dims=False))
+    return b.ReduceMean(loss, _all_axes(loss), keep_dims=False)
+
+
+def _floats(a, b, keys):
+    """The arguments ``keys`` in their promoted floating-point type, and a maker of constants of it."""
+    et, ports = promoted(a, keys, b)
+    if not is_float_type(et):
+        raise ConversionError(f"{a.node.fw_op} is defined for floating point tensors (PyTorch refuses {et}).")
+    return ports, (lambda v: const(b, v, et))
+
+
+def _reduction(a) -> int:
+    return int(a.const("reduction", MEAN))
+
+
+def _optional(a, key):
+    return None if not a.has(key) or a.is_none(key) else a.tensor(key)
+
+
+# ---------------------------------------------------------------------------- class losses
+
+
+def _batched(node, b, scores, target):
+    """[N, C, d...] scores and [N, d...] target, and whether an unbatched [C] / 0-d pair was
+    given (a batch of one added)."""
+    if rank_of(scores, node) == 1:
+        return b.Unsqueeze(scores, i64(0)), b.Unsqueeze(target, i64(0)), True
+    return scores, target, False
+
+
+def _nll(node, b, log_prob, target, weight, ignore_index: int):
+    """(-w[target] * log_prob[target] per element [N, d...], w[target] with 0 where ignored): the
+    class picked by each target as a one-hot mask along dim 1 (no gathers, so out-of-range
+    ignored targets are harmless)."""
+    et = log_prob.data.get_dtype()
+    rank = rank_of(log_prob, node)
+    zero = const(b, 0, et)
+    target = convert(b, target, "i64")
+    classes = b.Range(np.int64(0), dim(b, log_prob, 1), np.int64(1), output_type="i64")
+    if rank > 2:
+        classes = channel_bias(b, classes, rank - 2)
+    mask = b.Equal(b.Unsqueeze(target, i64(1)), classes)                         # [N, C, d...]
+    picked = b.ReduceSum(b.Select(mask, log_prob, zero), i64(1), keep_dims=False)
+    if weight is not None:
+        weight = convert(b, weight, et)
+        w = b.ReduceSum(b.Select(mask, channel_bias(b, weight, rank - 2) if rank > 2 else weight, zero), i64(1),
+                        keep_dims=False)
+    else:
+        w = convert(b, b.ReduceLogicalOr(mask, i64(1), keep_dims=False), et)
+    w = b.Select(b.Equal(target, np.int64(ignore_index)), zero, w)
+    return b.Multiply(b.Negative(picked), w), w
+
+
+def _weight_along_classes(node, b, weight, rank: int, et: str):
+    weight = convert(b, weight, et)
+    return channel_bias(b, weight, rank - 2) if rank > 2 else weight
+
+
+def _index_loss(node, a, b, log_prob, target, unbatched: bool):
+    """nll (with label smoothing for cross entropy) of class-index targets, reduced."""
+    weight = _optional(a, "weight")
+    ignore_index = int(a.const("ignore_index", -100))
+    reduction = _reduction(a)
+    loss, w = _nll(node, b, log_prob, target, weight, ignore_index)
+    result = reduced(b, loss, reduction, w if reduction == MEAN else None)
+    smoothing = float(a.const("label_smoothing", 0.0)) if a.has("label_smoothing") else 0.0
+    if smoothing:
+        et = log_prob.data.get_dtype()
+        rank = rank_of(log_prob, node)
+        terms = log_prob if weight is None else b.Multiply(log_prob, _weight_along_classes(node, b, weight, rank, et))
+        smooth = b.Negative(b.ReduceSum(terms, i64(1), keep_dims=False))
+        kept = b.NotEqual(convert(b, target, "i64"), np.int64(ignore_index))
+        smooth = b.Select(kept, smooth, const(b, 0, et))
+        if reduction == MEAN:
+            total = b.ReduceSum(smooth, _all_axes(smooth), keep_dims=False)
+            count = w if weight is not None else convert(b, kept, et)
+            smooth = b.Divide(total, b.ReduceSum(count, _all_axes(count), keep_dims=False))
+        else:
+            smooth = reduced(b, smooth, reduction)
+        classes = convert(b, dim(b, log_prob, 1), et)
+        result = b.Add(b.Multiply(result, const(b, 1 - smoothing, et)),
+                       b.Multiply(smooth, b.Divide(const(b, smoothing, et), classes)))
+    if unbatched and reduction == NONE:
+        result = b.Squeeze(result, i64(0))
+    return result
+
+
+@aten("aten::nll_loss", "aten::nll_loss_nd", "aten::nll_loss2d", "aten::nll_loss_forward",
+      "aten::nll_loss2d_forward")
+def nll_loss(node, a, b):
+    """nll_loss(log_prob [N, C, d...] or [C], target, weight, reduction, ignore_index); the
+    *_forward forms also give the total weight."""
+    (scores,), _ = _floats(a, b, (0,))
+    scores, target, unbatched = _batched(node, b, scores, a.tensor(1))
+    loss = _index_loss(node, a, b, scores, target, unbatched)
+    if node.num_outputs == 2:
+        _, w = _nll(node, b, scores, target, _optional(a, "weight"), int(a.const("ignore_index", -100)))
+        return [loss, b.ReduceSum(w, _all_axes(w), keep_dims=False)]
+    return [loss]
+
+
+@aten("aten::cross_entropy_loss")
+def cross_entropy_loss(node, a, b):
+    """cross_entropy_loss(input, target, weight, reduction, ignore_index, label_smoothing):
+    LogSoftmax over the classes (dim 1, dim 0 unbatched), then the nll of class indices, or for
+    probability targets (a float target of the input's shape) -sum(target * log_prob * weight)
+    over the classes, smoothed towards 1 / C, mean over the other elements."""
+    (scores,), c = _floats(a, b, (0,))
+    target = a.tensor(1)
+    scores, target, unbatched = _batched(node, b, scores, target)
+    log_prob = b.LogSoftmax(scores, axis=1)
+    if not is_float_type(target.data.get_dtype()):
+        return [_index_loss(node, a, b, log_prob, target, unbatched)]
+    et = log_prob.data.get_dtype()
+    rank = rank_of(log_prob, node)
+    target = convert(b, target, et)
+    classes = convert(b, dim(b, log_prob, 1), et)
+    smoothing = float(a.const("label_smoothing", 0.0))
+    if smoothing:
+        target = b.Add(b.Multiply(target, c(1 - smoothing)), b.Divide(c(smoothing), classes))
+    terms = b.Multiply(log_prob, target)
+    weight = _optional(a, "weight")
+    if weight is not None:
+        terms = b.Multiply(terms, _weight_along_classes(node, b, weight, rank, et))
+    loss = b.Negative(b.ReduceSum(terms, i64(1), keep_dims=False))
+    result = reduced(b, loss, _reduction(a))
+    if unbatched and _reduction(a) == NONE:
+        result = b.Squeeze(result, i64(0))
+    return [result]
+
+
+@aten("aten::multi_margin_loss")
+def multi_margin_loss(node, a, b):
+    """multi_margin_loss(input [N, C] or [C], target, p, margin, weight, reduction): per sample
+    sum over i != y of max(0, margin - x[y] + x[i])^p (times weight[y]) / C."""
+    (scores,), c = _floats(a, b, (0,))
+    scores, target, unbatched = _batched(node, b, scores, a.tensor(1))
+    et = scores.data.get_dtype()
+    p = int(a.const("p", 1))
+    if p not in (1, 2):
+        raise ConversionError(f"multi_margin_loss takes p 1 or 2, not {p}.")
+    classes = b.Range(np.int64(0), dim(b, scores, 1), np.int64(1), output_type="i64")
+    mask = b.Equal(b.Unsqueeze(convert(b, target, "i64"), i64(1)), classes)      # [N, C]
+    picked = b.ReduceSum(b.Select(mask, scores, c(0)), i64(1), keep_dims=True)
+    terms = b.Maximum(b.Add(b.Subtract(c(float(a.const("margin", 1))), picked), scores), c(0))
+    if p == 2:
+        terms = b.Multiply(terms, terms)
+    weight = _optional(a, "weight")
+    if weight is not None:
+        terms = b.Multiply(terms, b.ReduceSum(b.Select(mask, convert(b, weight, et), c(0)), i64(1), keep_dims=True))
+    terms = b.Select(mask, c(0), terms)
+    loss = b.Divide(b.ReduceSum(terms, i64(1), keep_dims=False), convert(b, dim(b, scores, 1), et))
+    result = reduced(b, loss, _reduction(a))
+    if unbatched and _reduction(a) == NONE:
+        result = b.Squeeze(result, i64(0))
+    return [result]
+
+
+# ---------------------------------------------------------------------------- binary losses
+
+
+def _weighted(a, b, loss, key: str = "weight"):
+    weight = _optional(a, key)
+    return loss if weight is None else b.Multiply(loss, convert(b, weight, loss.data.get_dtype()))
+
+
+@aten("aten::binary_cross_entropy")
+def binary_cross_entropy(node, a, b):
+    """-(y log x + (1 - y) log(1 - x)), each log bounded below by -100 as in PyTorch."""
+    (x, y), c = _floats(a, b, (0, 1))
+    log_x = b.Maximum(b.Log(x), c(-100.0))
+    log_1mx = b.Maximum(b.Log(b.Subtract(c(1), x)), c(-100.0))
+    loss = b.Negative(b.Add(b.Multiply(y, log_x), b.Multiply(b.Subtract(c(1), y), log_1mx)))
+    return [reduced(b, _weighted(a, b, loss), _reduction(a))]
+
+
+@aten("aten::binary_cross_entropy_with_logits")
+def binary_cross_entropy_with_logits(node, a, b):
+    """(1 - y) x + (1 + (pos_weight - 1) y) (log(1 + exp(-|x|)) + max(-x, 0)): the cross
+    entropy of sigmoid(x), computed without overflow; times ``weight``."""
+    (x, y), c = _floats(a, b, (0, 1))
+    softplus_neg = b.Add(b.Log(b.Add(c(1), b.Exp(b.Negative(b.Abs(x))))), b.Maximum(b.Negative(x), c(0)))
+    pos_weight = _optional(a, "pos_weight")
+    factor = c(1) if pos_weight is None else \
+        b.Add(c(1), b.Multiply(b.Subtract(convert(b, pos_weight, x.data.get_dtype()), c(1)), y))
+    loss = b.Add(b.Multiply(b.Subtract(c(1), y), x), b.Multiply(factor, softplus_neg))
+    return [reduced(b, _weighted(a, b, loss), _reduction(a))]
+
+
+@aten("aten::soft_margin_loss")
+def soft_margin_loss(node, a, b):
+    """log(1 + exp(-y x))."""
+    (x, y), c = _floats(a, b, (0, 1))
+    return [reduced(b, b.Log(b.Add(c(1), b.Exp(b.Negative(b.Multiply(y, x))))), _reduction(a))]
+
+
+# ---------------------------------------------------------------------------- regression losses
+
+
+@aten("aten::mse_loss")
+def mse_loss(node, a, b):
+    (x, y), _ = _floats(a, b, (0, 1))
+    d = b.Subtract(x, y)
+    return [reduced(b, b.Multiply(d, d), _reduction(a))]
+
+
+@aten("aten::l1_loss")
+def l1_loss(node, a, b):
+    (x, y), _ = _floats(a, b, (0, 1))
+    return [reduced(b, b.Abs(b.Subtract(x, y)), _reduction(a))]
+
+
+@aten("aten::smooth_l1_loss")
+def smooth_l1_loss(node, a, b):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (beta 0: |d|)."""
+    (x, y), c = _floats(a, b, (0, 1))
+    beta = float(a.const("beta", 1.0))
+    d = b.Abs(b.Subtract(x, y))
+    if beta == 0:
+        return [reduced(b, d, _reduction(a))]
+    loss = b.Select(b.Less(d, c(beta)), b.Divide(b.Multiply(c(0.5), b.Multiply(d, d)), c(beta)),
+                    b.Subtract(d, c(0.5 * beta)))
+    return [reduced(b, loss, _reduction(a))]
+
+
+@aten("aten::huber_loss")
+def huber_loss(node, a, b):
+    """0.5 d^2 where |d| <= delta, else delta (|d| - 0.5 delta)."""
+    (x, y), c = _floats(a, b, (0, 1))
+    delta = float(a.const("delta", 1.0))
+    d = b.Abs(b.Subtract(x, y))
+    loss = b.Select(b.LessEqual(d, c(delta)), b.Multiply(c(0.5), b.Multiply(d, d)),
+                    b.Multiply(c(delta), b.Subtract(d, c(0.5 * delta))))
+    return [reduced(b, loss, _reduction(a))]
+
+
+@aten("aten::kl_div")
+def kl_div(node, a, b):
+    """kl_div(input, target, reduction, log_target): target (log target - input) (0 where the
+    target is 0), or exp(target) (target - input) for log targets."""
+    (x, y), c = _floats(a, b, (0, 1))
+    if a.const("log_target", False):
+        loss = b.Multiply(b.Exp(y), b.Subtract(y, x))
+    else:
+        loss = b.Select(b.Equal(y, c(0)), c(0), b.Multiply(y, b.Subtract(b.Log(y), x)))
+        loss = b.Select(b.IsNaN(y), y, loss)
+    return [reduced(b, loss, _reduction(a))]
+
+
+@aten("aten::poisson_nll_loss")
+def poisson_nll_loss(node, a, b):
+    """poisson_nll_loss(input, target, log_input, full, eps, reduction): exp(x) - y x for log
+    inputs, else x - y log(x + eps); ``full`` adds Stirling's y log y - y + 0.5 log(2 pi y) where
+    y > 1."""
+    (x, y), c = _floats(a, b, (0, 1))
+    if a.const("log_input", True):
+        loss = b.Subtract(b.Exp(x), b.Multiply(y, x))
+    else:
+        loss = b.Subtract(x, b.Multiply(y, b.Log(b.Add(x, c(float(a.const("eps", 1e-8)))))))
+    if a.const("full", False):
+        stirling = b.Add(b.Subtract(b.Multiply(y, b.Log(y)), y),
+                         b.Multiply(c(0.5), b.Log(b.Multiply(c(2 * math.pi), y))))
+        loss = b.Add(loss, b.Select(b.Greater(y, c(1)), stirling, c(0)))
+    return [reduced(b, loss, _reduction(a))]
+
+
+# ---------------------------------------------------------------------------- margin losses
+
+
+@aten("aten::margin_ranking_loss")
+def margin_ranking_loss(node, a, b):
+    """max(0, -y (x1 - x2) + margin)."""
+    (x1, x2, y), c = _floats(a, b, (0, 1, 2))
+    loss = b.Maximum(b.Add(b.Negative(b.Multiply(y, b.Subtract(x1, x2))), c(float(a.const("margin", 0.0)))), c(0))
+    return [reduced(b, loss, _reduction(a))]
+
+
+@aten("aten::hinge_embedding_loss")
+def hinge_embedding_loss(node, a, b):
+    """x where y != -1, plus max(0, margin - x) where y != 1."""
+    (x, y), c = _floats(a, b, (0, 1))
+    margin = b.Maximum(b.Subtract(c(float(a.const("margin", 1.0))), x), c(0))
+    loss = b.Add(b.Select(b.NotEqual(y, c(1)), margin, c(0)), b.Select(b.NotEqual(y, c(-1)), x, c(0)))
+    return [reduced(b, loss, _reduction(a))]
+
+
+@aten("aten::cosine_embedding_loss")
+def cosine_embedding_loss(node, a, b):
+    """1 - cos(x1, x2) where y == 1, max(0, cos - margin) where y == -1; cos over the last dim
+    with 1e-12 added to each squared magnitude."""
+    (x1, x2, y), c = _floats(a, b, (0, 1, 2))
+    axis = i64(max(rank_of(x1, node), rank_of(x2, node)) - 1)
+    products = b.ReduceSum(b.Multiply(x1, x2), axis, keep_dims=False)
+    squares = [b.Add(b.ReduceSum(b.Multiply(t, t), axis, keep_dims=False), c(1e-12)) for t in (x1, x2)]
+    cos = b.Divide(products, b.Sqrt(b.Multiply(*squares)))
+    loss = b.Add(b.Select(b.Equal(y, c(1)), b.Subtract(c(1), cos), c(0)),
+                 b.Select(b.Equal(y, c(-1)), b.Maximum(b.Subtract(cos, c(float(a.const("margin", 0.0)))), c(0)),
+                          c(0)))
+    return [reduced(b, loss, _reduction(a))]
+
+
+@aten("aten::triplet_margin_loss")
+def triplet_margin_loss(node, a, b):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) with d the p-norm of the
+    difference + eps over the last dim; ``swap`` takes the smaller of d(a, n) and d(p, n)."""
+    (anchor, positive, negative), c = _floats(a, b, (0, 1, 2))
+    p, eps = float(a.const("p", 2.0)), float(a.const("eps", 1e-6))
+    axis = max(rank_of(t, node) for t in (anchor, positive, negative)) - 1
+
+    def distance(u, v):
+        return p_norm(b, b.Add(b.Subtract(u, v), c(eps)), p, [axis], False)
+    d_ap, d_an = distance(anchor, positive), distance(anchor, negative)
+    if a.const("swap", False):
+        d_an = b.Minimum(d_an, distance(positive, negative))
+    loss = b.Maximum(b.Subtract(b.Add(c(float(a.const("margin", 1.0))), d_ap), d_an), c(0))
+    return [reduced(b, loss, _reduction(a))]
