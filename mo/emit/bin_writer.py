@@ -182,11 +182,14 @@ class BinWriter:
         self.stream = stream
         self.offset = 0
         self._seen: dict[tuple[str, bytes], list[tuple[np.ndarray, tuple[int, int]]]] = {}
+        self._empty: tuple[int, int] | None = None
 
     def add(self, value: np.ndarray | LazyConstant, element_type: str) -> tuple[int, int]:
         if isinstance(value, LazyConstant):
             return self._add_lazy(value, element_type)
         value = np.asarray(value)
+        if value.size == 0:
+            return self._add_empty()
         if element_type == "bf16" and value.dtype == np.uint16:
             element_type = "u16"     # raw bf16 bit patterns (weights read from a file): stored as they are
         if element_type not in PLAIN_TYPES:
@@ -204,6 +207,16 @@ class BinWriter:
         self.offset += size
         candidates.append((value, location))
         return location
+
+    def _add_empty(self) -> tuple[int, int]:
+        """An empty tensor: one zero byte (shared by all of them), as OpenVINO's own serializer
+        writes it, so that the IR reader hands shape inference a buffer and not a null pointer
+        (a Broadcast to an empty shape failed to load with "ptr is Null")."""
+        if self._empty is None:
+            self._empty = (self.offset, 1)
+            self.stream.write(b"\0")
+            self.offset += 1
+        return self._empty
 
     def _add_packed(self, value: np.ndarray, element_type: str) -> tuple[int, int]:
         data = tensor_bytes(value, element_type)

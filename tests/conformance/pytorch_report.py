@@ -224,3 +224,23 @@ def render(rows: dict[str, dict]) -> str:
            "than eager PyTorch), so there is nothing to convert.", "", "| op | cases |", "|---|---|"]
     md += [f"| {op} | {', '.join(names)} |" for op, names in sorted(uncaptured.items())]
     return "\n".join(md) + "\n"
+
+
+def main() -> None:
+    """Render reports/pytorch_conformance.md (and the OpenVINO frontend data, when every case has
+    its result) again from reports/pytorch_conformance.json, e.g. after a full run in chunks."""
+    from tests.conformance.pytorch_cases import cases
+    root = os.path.dirname(os.path.dirname(HERE))
+    with open(os.path.join(root, "reports", "pytorch_conformance.json")) as f:
+        rows = {name: row for name, row in json.load(f).items() if name in cases(True)}
+    missing = set(cases(True)) - set(rows)
+    if missing:
+        raise SystemExit(f"{len(missing)} cases of the full run have no result yet (e.g. {sorted(missing)[0]})")
+    if all("openvino" in row for row in rows.values() if row["status"] != "not captured"):
+        write_openvino_data(rows)
+    with open(os.path.join(root, "reports", "pytorch_conformance.md"), "w") as f:
+        f.write(render(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -125,8 +125,18 @@ def matrix_diagonal(b, packed, rows, dtype):
     return b.ReduceSum(b.Select(eye, packed, typed_const(b, 0, dtype)), i64(-1), keep_dims=False)
 
 
+def _empty_matrices(b, x, rank: int, value: float):
+    """``value`` for each matrix of a batch of 0x0 matrices (det 1, log |det| 0), else None."""
+    if x.data.get_shape()[-1] != 0:
+        return None
+    return b.Broadcast(typed_const(b, value, x.data.get_dtype()), dims_slice(b, shape_of(b, x), 0, rank - 2))
+
+
 def determinant(b, node, x, rank: int):
     """det of [..., N, N] matrices: the product of U's diagonal, negated for an odd permutation."""
+    empty = _empty_matrices(b, x, rank, 1)
+    if empty is not None:
+        return empty
     packed, _, sign, rows = lu_loop(b, node, x, rank)
     diagonal = matrix_diagonal(b, packed, rows, x.data.get_dtype())
     return b.Multiply(sign, b.ReduceProd(diagonal, i64(-1), keep_dims=False))
@@ -135,6 +145,9 @@ def determinant(b, node, x, rank: int):
 def log_determinant(b, node, x, rank: int) -> tuple:
     """(sign, log |det|) of [..., N, N] matrices: the permutation's sign times the signs of U's
     diagonal, and the sum of the logs of its magnitudes (a singular matrix: 0 and -inf)."""
+    empty = _empty_matrices(b, x, rank, 1)
+    if empty is not None:
+        return empty, _empty_matrices(b, x, rank, 0)
     packed, _, sign, rows = lu_loop(b, node, x, rank)
     diagonal = matrix_diagonal(b, packed, rows, x.data.get_dtype())
     sign = b.Multiply(sign, b.ReduceProd(b.Sign(diagonal), i64(-1), keep_dims=False))

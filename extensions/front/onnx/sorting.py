@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.scan import prefix_scan, shifted
 from extensions.front.onnx.const_inputs import add_const_input
 from extensions.load.onnx.attributes import OnnxExtractor
 from extensions.ops.cumulative import CumSum
@@ -118,20 +119,10 @@ def cum_prod(node, b):
     if n < 0:
         return [log_cumprod(node, b)]
     one = np.ones((), np_dtype(x.data.get_dtype()))
-
-    def shift(t, s):
-        begin = np.zeros(len(shape), np.int64)
-        begin[axis] = s
-        head = b.Slice(t, i64(0), i64(-s), i64(1), i64(axis))
-        return b.Pad(head, begin, np.zeros(len(shape), np.int64), one, pad_mode="constant")
-
     y = reversed_along(b, x, axis) if node.reverse else x
     if node.exclusive and n:
-        y = shift(y, 1)
-    s = 1
-    while s < n:
-        y = b.Multiply(y, shift(y, s))
-        s *= 2
+        y = shifted(b, y, axis, 1, one)
+    (y,) = prefix_scan(b, [y], axis, n, lambda before, later: [b.Multiply(later[0], before[0])], [one])
     if node.reverse:
         y = reversed_along(b, y, axis)
     return [y]

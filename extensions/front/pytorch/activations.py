@@ -31,8 +31,14 @@ def relu6(node, a, b):
 
 @aten("aten::hardtanh")
 def hardtanh(node, a, b):
-    x = _floating(b, a.tensor(0))
-    return [b.Clamp(x, min=float(a.const("min_val", -1.0)), max=float(a.const("max_val", 1.0)))]
+    """x clamped to [min_val, max_val] (integers stay integers, bounds truncated as PyTorch does)."""
+    x = a.tensor(0)
+    low, high = float(a.const("min_val", -1.0)), float(a.const("max_val", 1.0))
+    if x.data.get_dtype() != "boolean" and not is_float_type(x.data.get_dtype()):
+        et = x.data.get_dtype()
+        return [b.Minimum(b.Maximum(x, const(b, int(low), et)), const(b, int(high), et))]
+    x = _floating(b, x)
+    return [b.Clamp(x, min=low, max=high)]
 
 
 @aten("aten::leaky_relu")

@@ -23,9 +23,9 @@ IDENTITIES = ("aten::contiguous", "aten::clone", "aten::detach", "aten::alias", 
               "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
               "aten::ScalarImplicit", "aten::lift", "aten::_unsafe_view_as", "aten::resolve_conj",
               "aten::resolve_neg", "aten::positive", "prim::data", "aten::cpu", "aten::cuda", "aten::pin_memory",
-              "aten::requires_grad_", "aten::set_grad_enabled", "aten::alias_copy")
+              "aten::requires_grad_", "aten::set_grad_enabled", "aten::alias_copy", "aten::feature_alpha_dropout")
 # tensors of a size filled with a constant (empty as zeros)
-FILLED = {"aten::zeros": 0, "aten::ones": 1, "aten::empty": 0, "aten::empty_strided": 0}
+FILLED = {"aten::zeros": 0, "aten::ones": 1, "aten::empty": 0, "aten::empty_strided": 0, "aten::empty_permuted": 0}
 # the same of another tensor's shape and type (rand_like: extensions/front/pytorch/random.py)
 FILLED_LIKE = {"aten::zeros_like": 0, "aten::ones_like": 1, "aten::empty_like": 0}
 # the same of a size in another tensor's type
@@ -221,13 +221,9 @@ def eye(node, a, b):
     return [convert(b, made, et)]
 
 
-@aten("aten::linspace")
-def linspace(node, a, b):
-    """linspace(start, end, steps): ``steps`` points from start to end, as PyTorch computes them
-    (the first half start + i * step, the second half end - (steps - 1 - i) * step); integer
-    types truncate; f32 unless ``dtype`` says."""
-    et = _given_dtype(a) or "f32"
-    compute = "f64" if et == "f64" else "f32"
+def _linspace_points(b, a, compute: str):
+    """``steps`` points from start to end in ``compute``, as PyTorch computes them (the first
+    half start + i * step, the second half end - (steps - 1 - i) * step)."""
     start, end = convert(b, a.tensor("start"), compute), convert(b, a.tensor("end"), compute)
     start, end = (as_scalar(b, p) if p.data.get_rank() != 0 else p for p in (start, end))
     steps = scalar_int(b, a.value("steps") if a.value("steps") is not None else a.tensor("steps"))
@@ -238,8 +234,24 @@ def linspace(node, a, b):
     early = b.Add(start, b.Multiply(convert(b, index, compute), step))
     late = b.Subtract(end, b.Multiply(convert(b, b.Subtract(b.Subtract(steps, one), index), compute), step))
     halfway = b.Maximum(b.Divide(steps, b.const(np.int64(2))), one)    # one step: the start
-    points = b.Select(b.Less(index, halfway), early, late)
-    return [convert(b, points, et)]
+    return b.Select(b.Less(index, halfway), early, late)
+
+
+@aten("aten::linspace")
+def linspace(node, a, b):
+    """linspace(start, end, steps) (see ``_linspace_points``); integer types truncate; f32 unless
+    ``dtype`` says."""
+    et = _given_dtype(a) or "f32"
+    return [convert(b, _linspace_points(b, a, "f64" if et == "f64" else "f32"), et)]
+
+
+@aten("aten::logspace")
+def logspace(node, a, b):
+    """logspace(start, end, steps, base=10): base to the powers linspace gives."""
+    et = _given_dtype(a) or "f32"
+    compute = "f64" if et == "f64" else "f32"
+    base = const(b, float(a.const("base", 10.0)), compute)
+    return [convert(b, b.Power(base, _linspace_points(b, a, compute)), et)]
 
 
 @aten("aten::_shape_as_tensor")
@@ -284,3 +296,19 @@ def len_(node, a, b):
 def getitem(node, a, b):
     """list[index] of a computed int list (a 1-D tensor)."""
     return [b.Gather(a.tensor(0), convert(b, a.tensor(1), "i64"), b.const(np.int64(0)))]
+
+
+@aten("aten::sym_storage_offset")
+def sym_storage_offset(node, a, b):
+    """The storage offset of a tensor in an exported program: 0 (the IR's tensors are their own)."""
+    return [b.const(np.int64(0))]
+
+
+@aten("aten::sym_stride")
+def sym_stride(node, a, b):
+    """The stride of ``dim`` of a contiguous tensor: the product of the sizes after it."""
+    x = a.tensor(0)
+    rank = rank_of(x, node)
+    axis = norm_axis(a.const("dim"), max(rank, 1), node)
+    later = b.Slice(shape_of(b, x), i64([axis + 1]), i64([max(rank, axis + 1)]), i64([1]), i64([0]))
+    return [b.ReduceProd(b.Concat(later, i64([1]), axis=0), i64([0]), keep_dims=False)]

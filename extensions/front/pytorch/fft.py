@@ -291,3 +291,51 @@ def istft(node, a, b):
         out = b.Slice(out, i64(start), b.Reshape(b.Subtract(total, np.int64(start)), i64(1), special_zero=False),
                       i64(1), i64(1))
     return [out if rank == 3 else b.Squeeze(out, i64(0))]
+
+
+# ---------------------------------------------------------------------------- Core ATen forms
+
+
+def _core_scaled(b: OpBuilder, y: Port, count: Port, normalization: int, inverse: bool) -> Port:
+    """The Core ATen transforms' ``normalization`` (0 none, 1 by 1 / sqrt(n), 2 by 1 / n) of a
+    forward result, or of an inverse one that the opset has already divided by n."""
+    if normalization not in (0, 1, 2):
+        raise ConversionError(f"Unknown FFT normalization {normalization} (0, 1 or 2).")
+    mode = {0: "forward" if inverse else "backward", 1: "ortho", 2: "backward" if inverse else "forward"}
+    return normalized(b, y, count, mode[normalization], inverse)
+
+
+def _core_dims(node, a, x) -> list[int]:
+    rank = complex_rank(x, node)
+    return [norm_axis(d, rank, node) for d in a.const("dim")]
+
+
+@aten("aten::_fft_r2c")
+def fft_r2c(node, a, b):
+    """_fft_r2c(self, dim, normalization, onesided): RDFT (onesided) or DFT of a real input."""
+    x = _float(b, a.tensor(0))
+    dims = _core_dims(node, a, x)
+    onesided = bool(a.const("onesided", True))
+    y = spectral(b, "RDFT" if onesided else "DFT", x if onesided else to_complex(b, x), i64(dims), complex_out=True)
+    return [_core_scaled(b, y, _count(b, x, dims), int(a.const("normalization", 0)), False)]
+
+
+@complex_aten("aten::_fft_c2r")
+def fft_c2r(node, a, b):
+    """_fft_c2r(self, dim, normalization, last_dim_size): IRDFT to a real signal whose last
+    transformed dim has last_dim_size."""
+    x = to_complex(b, a.tensor(0))
+    dims = _core_dims(node, a, x)
+    signal = int_list_port(b, [dim(b, x, d) for d in dims[:-1]] + [int(a.const("last_dim_size"))])
+    y = spectral(b, "IRDFT", x, i64(dims), signal, complex_out=False)
+    return [_core_scaled(b, y, _count(b, y, dims), int(a.const("normalization", 0)), True)]
+
+
+@complex_aten("aten::_fft_c2c")
+def fft_c2c(node, a, b):
+    """_fft_c2c(self, dim, normalization, forward): DFT or IDFT of a complex input."""
+    x = to_complex(b, a.tensor(0))
+    dims = _core_dims(node, a, x)
+    forward = bool(a.const("forward", True))
+    y = spectral(b, "DFT" if forward else "IDFT", x, i64(dims), complex_out=True)
+    return [_core_scaled(b, y, _count(b, x, dims), int(a.const("normalization", 0)), not forward)]

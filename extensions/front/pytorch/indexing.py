@@ -250,8 +250,30 @@ def one_hot(node, a, b):
 
 @aten("aten::nonzero")
 def nonzero(node, a, b):
-    """[n, rank] coordinates (NonZero gives [rank, n])."""
-    return [b.Transpose(b.NonZero(a.tensor(0), output_type="i64"), i64(1, 0))]
+    """[n, rank] coordinates (NonZero gives [rank, n]); a 0-d tensor gives [n, 0]."""
+    x = a.tensor(0)
+    if x.data.get_rank() == 0:
+        count = dims_slice(b, b.ShapeOf(b.NonZero(_flat(b, x), output_type="i64")), 1, 2)
+        return [b.Broadcast(b.const(np.int64(0)), b.Concat(count, i64([0]), axis=0))]
+    return [b.Transpose(b.NonZero(x, output_type="i64"), i64(1, 0))]
+
+
+@aten("aten::argwhere")
+def argwhere(node, a, b):
+    """The [n, rank] coordinates of the non-zero elements (as nonzero)."""
+    return nonzero(node, a, b)
+
+
+@aten("aten::nonzero_static")
+def nonzero_static(node, a, b):
+    """nonzero(size, fill_value): the first ``size`` coordinate rows, rows of fill_value after
+    the last one."""
+    coords = nonzero(node, a, b)[0]
+    size = int(a.const("size"))
+    fill = int(a.const("fill_value", -1))
+    rank = rank_of(a.tensor(0), node)
+    padding = b.Broadcast(b.const(np.int64(fill)), i64([size, rank]))
+    return [sliced(b, b.Concat(coords, padding, axis=0), 0, 0, size)]
 
 
 @aten("aten::nonzero_numpy")
@@ -521,7 +543,7 @@ def as_strided_scatter(node, a, b):
     return [b.Reshape(written, shape_of(b, x), special_zero=False)]
 
 
-@aten("aten::unfold")
+@aten("aten::unfold", "aten::unfold_copy")
 def unfold(node, a, b):
     """x.unfold(dimension, size, step): the windows of ``size`` every ``step`` along the dim,
     that dim becoming the window count and a new last dim the window (a Gather of the window
@@ -608,3 +630,73 @@ def unique2(node, a, b):
         inverse = b.Reshape(inverse, shape_of(b, x), special_zero=False)
     empty = b.const(np.zeros(0, np.int64))
     return [values, inverse if _flag(a, "return_inverse") else empty, counts if _flag(a, "return_counts") else empty]
+
+
+@aten("aten::put")
+def put(node, a, b):
+    """put(index, source, accumulate): source written (added) at the flat positions ``index``
+    (negative ones count from the end)."""
+    x = a.tensor(0)
+    flat = _flat(b, x)
+    count = dim_size(b, flat, 0)
+    index = _flat(b, convert(b, a.tensor("index"), "i64"))
+    index = b.Select(b.Less(index, np.int64(0)), b.Add(index, count), index)
+    source = _flat(b, convert(b, a.tensor("source"), x.data.get_dtype()))
+    accumulate = bool(a.const("accumulate", False))
+    et = x.data.get_dtype()
+    if et == "boolean":
+        written = convert(b, b.ScatterElementsUpdate(convert(b, flat, "u8"), index, convert(b, source, "u8"),
+                                                     np.int64(0), reduction="max" if accumulate else "none"),
+                          "boolean")
+    else:
+        written = b.ScatterElementsUpdate(flat, index, source, np.int64(0), reduction="sum" if accumulate else "none")
+    return [b.Reshape(written, shape_of(b, x), special_zero=False)]
+
+
+_INDEX_REDUCTIONS = {"prod": "prod", "mean": "mean", "amax": "max", "amin": "min"}
+
+
+@aten("aten::index_reduce")
+def index_reduce(node, a, b):
+    """index_reduce(dim, index, source, reduce, include_self): the slices of source reduced (prod,
+    mean, amax, amin) into self's slices at ``index``, with or without self's own values."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    reduce = a.const("reduce")
+    if reduce not in _INDEX_REDUCTIONS:
+        raise ConversionError(f"index_reduce with reduce='{reduce}' (PyTorch takes prod, mean, amax, amin).")
+    source = convert(b, a.tensor("source"), et)
+    if rank == 0:
+        x, source = reshape_to_1d(b, x), reshape_to_1d(b, source)
+    axis = _axis(node, a, x) if rank else 0
+    index = _along(b, _flat(b, convert(b, a.tensor("index"), "i64")), axis, max(rank, 1))
+    index = b.Broadcast(index, shape_of(b, source), mode="numpy")
+    y = b.ScatterElementsUpdate(x, index, source, b.const(np.int64(axis)), reduction=_INDEX_REDUCTIONS[reduce],
+                                use_init_val=bool(a.const("include_self", True)))
+    return [b.Reshape(y, shape_of(b, a.tensor(0)), special_zero=False) if rank == 0 else y]
+
+
+def reshape_to_1d(b, x):
+    return b.Reshape(x, i64([-1]), special_zero=False)
+
+
+@aten("aten::unique_consecutive")
+def unique_consecutive(node, a, b):
+    """unique_consecutive(return_inverse, return_counts, dim=None) of the flattened tensor: the
+    first element of each run of equal values, each element's run, the runs' lengths."""
+    if a.has("dim") and not a.is_none("dim"):
+        raise ConversionError("unique_consecutive along a dim is not supported (only of the flattened tensor).")
+    x = a.tensor(0)
+    flat = _flat(b, x)
+    n = dim_size(b, flat, 0)
+    starts = b.Concat(b.const(np.array([True])), b.NotEqual(sliced(b, flat, 0, 1, INT64_MAX),
+                                                             sliced(b, flat, 0, 0, -1)), axis=0)
+    starts = sliced(b, starts, 0, 0, n)     # an empty tensor has no runs
+    positions = b.Squeeze(b.NonZero(starts, output_type="i64"), i64(0))
+    values = b.Gather(flat, positions, np.int64(0))
+    inverse = b.Subtract(b.CumSum(convert(b, starts, "i64"), np.int64(0)), np.int64(1))
+    inverse = b.Reshape(inverse, shape_of(b, x), special_zero=False)
+    ends = b.Concat(sliced(b, positions, 0, 1, INT64_MAX), b.Unsqueeze(n, i64(0)), axis=0)
+    counts = b.Subtract(ends, positions)
+    return [values, inverse, counts][:node.num_outputs]

@@ -232,3 +232,18 @@ def qr(node, a, b):
     if mode == "r":
         return [b.Broadcast(const(b, 0, x.data.get_dtype()), i64([0])), r]
     return [b.Slice(q, i64(0), p1, i64(1), i64(rank - 1)), r]
+
+
+@aten("aten::pdist", "aten::_pdist_forward")
+def pdist(node, a, b):
+    """pdist(x [N, M], p): the p-norm distances of the rows i < j, in row-major order (the upper
+    triangle of the distance matrix, gathered at constant positions; N must be static)."""
+    x = _floating(b, a.tensor(0))
+    n = x.data.get_shape()[0] if rank_of(x, node) == 2 else -1
+    if n < 0:
+        raise ConversionError("pdist takes a matrix [N, M] whose N is known when converting.")
+    difference = b.Subtract(b.Unsqueeze(x, i64(1)), b.Unsqueeze(x, i64(0)))
+    distances = p_norm(b, difference, float(a.const("p", 2.0)), [2], False)          # [N, N]
+    rows, cols = np.triu_indices(n, 1)
+    flat = b.Reshape(distances, i64([-1]), special_zero=False)
+    return [b.Gather(flat, b.const((rows * n + cols).astype(np.int64)), np.int64(0))]

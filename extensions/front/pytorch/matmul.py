@@ -1,5 +1,5 @@
-"""ATen matrix products (linear, addmm, baddbmm, matmul / mm / bmm / mv / dot, inner) and einsum:
-their translators."""
+"""ATen matrix products (linear, addmm, baddbmm, addmv, addr, addbmm, matmul / mm / bmm / mv / dot,
+inner, multi_dot, tensordot, bilinear, kron), trace, vander and einsum: their translators."""
 from __future__ import annotations
 
 import numpy as np
@@ -47,16 +47,107 @@ def _scaled(b, x, factor, et):
     return x if factor == 1 else b.Multiply(x, const(b, factor, et))
 
 
-@aten("aten::addmm", "aten::baddbmm")
+def _product(node, b, op: str, x, y):
+    """mat1 @ mat2 (addmm, baddbmm, addmv), the outer product (addr) or the sum of the batch of
+    products (addbmm)."""
+    if op == "aten::addr":
+        return b.Multiply(b.Unsqueeze(x, i64(1)), y) if x.data.get_dtype() != "boolean" else \
+            b.LogicalAnd(b.Unsqueeze(x, i64(1)), y)
+    product = b.MatMul(x, y)
+    return b.ReduceSum(product, i64(0), keep_dims=False) if op == "aten::addbmm" else product
+
+
+@aten("aten::addmm", "aten::baddbmm", "aten::addmv", "aten::addr", "aten::addbmm")
 def addmm(node, a, b):
-    """addmm(self, mat1, mat2, beta, alpha) and baddbmm(self, batch1, batch2, beta, alpha):
-    beta * self + alpha * (mat1 @ mat2); beta 0 ignores self."""
+    """addmm(self, mat1, mat2, beta, alpha) (and baddbmm, addmv, addr, addbmm):
+    beta * self + alpha * product; beta 0 ignores self (booleans: or / and)."""
     et, (bias, m1, m2) = promoted(a, (0, 1, 2), b)
     beta, alpha = a.const("beta", 1), a.const("alpha", 1)
-    product = _scaled(b, b.MatMul(m1, m2), alpha, et)
+    if et == "boolean":
+        if node.fw_op != "aten::addr":
+            raise ConversionError(f"{node.fw_op} of boolean tensors is not supported.")
+        product = b.LogicalAnd(_product(node, b, node.fw_op, m1, m2), b.const(np.array(bool(alpha))))
+        return [product if not beta else b.LogicalOr(bias, product)]
+    product = _scaled(b, _product(node, b, node.fw_op, m1, m2), alpha, et)
     if beta == 0:
-        return [product]
+        return [b.Add(b.Multiply(bias, const(b, 0, et)), product)] if node.fw_op == "aten::addr" else [product]
     return [b.Add(_scaled(b, bias, beta, et), product)]
+
+
+@aten("aten::trace")
+def trace(node, a, b):
+    """The sum of a matrix's diagonal (integers in i64)."""
+    x = a.tensor(0)
+    if rank_of(x, node) != 2:
+        raise ConversionError("trace takes a matrix (2-D tensor).")
+    et = x.data.get_dtype()
+    if et not in ("f16", "bf16", "f32", "f64"):
+        x, et = convert(b, x, "i64"), "i64"
+    n = b.Minimum(dim_size(b, x, 0), dim_size(b, x, 1))
+    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    diagonal = b.GatherND(x, b.Concat(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(1)), axis=1), batch_dims=0)
+    return [b.ReduceSum(diagonal, i64(0), keep_dims=False)]
+
+
+@aten("aten::kron")
+def kron(node, a, b):
+    """The Kronecker product: both made the same rank, dims interleaved as [a0, b0, a1, b1, ...]
+    by a broadcast product, then merged pairwise."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    rank = max(rank_of(x, node), rank_of(y, node))
+    x, y = (b.Unsqueeze(t, i64(list(range(rank - rank_of(t, node))))) if rank_of(t, node) < rank else t
+            for t in (x, y))
+    if rank == 0:
+        return [b.Multiply(x, y)]
+    product = b.Multiply(b.Unsqueeze(x, i64([2 * d + 1 for d in range(rank)])),
+                         b.Unsqueeze(y, i64([2 * d for d in range(rank)])))
+    sizes = [b.Multiply(dim_size(b, x, d), dim_size(b, y, d)) for d in range(rank)]
+    return [reshape(b, product, sizes)]
+
+
+@aten("aten::tensordot")
+def tensordot(node, a, b):
+    """tensordot(a, b, dims_a, dims_b): the contracted dims summed, as an Einsum."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    rank_x, rank_y = rank_of(x, node), rank_of(y, node)
+    dims_x = [d % max(rank_x, 1) for d in a.int_list("dims_self")]
+    dims_y = [d % max(rank_y, 1) for d in a.int_list("dims_other")]
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    left = [next(letters) for _ in range(rank_x)]
+    right = [next(letters) for _ in range(rank_y)]
+    for dx, dy in zip(dims_x, dims_y):
+        right[dy] = left[dx]
+    out = [c for d, c in enumerate(left) if d not in dims_x] + [c for d, c in enumerate(right) if d not in dims_y]
+    return [b.Einsum(x, y, equation=f"{''.join(left)},{''.join(right)}->{''.join(out)}")]
+
+
+@aten("aten::bilinear")
+def bilinear(node, a, b):
+    """bilinear(x1, x2, weight [O, I1, I2], bias): x1 W x2 + bias, as an Einsum."""
+    _, (x1, x2, weight) = promoted(a, (0, 1, 2), b)
+    y = b.Einsum(x1, weight, x2, equation="...i,oij,...j->...o")
+    return [y if a.is_none("bias") else b.Add(y, convert(b, a.tensor("bias"), y.data.get_dtype()))]
+
+
+@aten("aten::linalg_multi_dot")
+def multi_dot(node, a, b):
+    """The product of a list of matrices (the first may be a vector, and the last)."""
+    tensors = [t for t in a.tensors(0) if t is not None]
+    et = tensors[0].data.get_dtype()
+    y = convert(b, tensors[0], et)
+    for t in tensors[1:]:
+        y = b.MatMul(y, convert(b, t, et))
+    return [y]
+
+
+@aten("aten::linalg_vander")
+def vander(node, a, b):
+    """linalg.vander(x, N): the powers x^0 ... x^(N-1) along a new last dim (N = x's size)."""
+    x = a.tensor(0)
+    n = a.const("N", None) if a.has("N") else None
+    count = dim_size(b, x, rank_of(x, node) - 1) if n is None else b.const(np.int64(n))
+    powers = convert(b, b.Range(np.int64(0), count, np.int64(1), output_type="i64"), x.data.get_dtype())
+    return [b.Power(b.Unsqueeze(x, i64(-1)), powers)]
 
 
 def explicit_equation(equation: str) -> str:

@@ -79,11 +79,30 @@ def batch_norm(node, a, b):
     return [_batch_norm(node, a, b, _uses_batch_stats(a))]
 
 
+def _batch_statistics(node, b, x, eps: float):
+    """(mean, variance, inverse deviation 1 / sqrt(variance + eps)) per channel (dim 1) over the
+    batch and spatial dims; the mean with those dims kept."""
+    et = x.data.get_dtype()
+    axes = i64([0] + list(range(2, rank_of(x, node))))
+    mean = b.ReduceMean(x, axes, keep_dims=True)
+    variance = b.ReduceMean(b.SquaredDifference(x, mean), axes, keep_dims=False)
+    inverse_deviation = b.Divide(const(b, 1, et), b.Sqrt(b.Add(variance, const(b, eps, et))))
+    return mean, variance, inverse_deviation
+
+
 @aten("aten::native_batch_norm", "aten::_native_batch_norm_legit")
 def native_batch_norm(node, a, b):
     """native_batch_norm / _native_batch_norm_legit (also its no_stats form): the output, then the
-    saved mean and inverse deviation (unused in inference)."""
-    return [_batch_norm(node, a, b, _uses_batch_stats(a)), None, None]
+    saved mean and inverse deviation of the batch statistics (empty when the running ones are
+    used, as in PyTorch)."""
+    batch_stats = _uses_batch_stats(a)
+    y = _batch_norm(node, a, b, batch_stats)
+    x = a.tensor(0)
+    if not batch_stats:
+        empty = b.Broadcast(const(b, 0, x.data.get_dtype()), i64([0]))
+        return [y, empty, empty]
+    mean, _, inverse_deviation = _batch_statistics(node, b, x, float(a.const("eps", 1e-5)))
+    return [y, b.Reshape(mean, i64([-1]), special_zero=False), inverse_deviation]
 
 
 @aten("aten::_native_batch_norm_legit_no_training")
@@ -106,15 +125,13 @@ def native_batch_norm_functional(node, a, b):
     if not training:
         return [y, None, None, *running]
     axes = i64([0] + list(range(2, rank_of(x, node))))
-    mean = b.ReduceMean(x, axes, keep_dims=True)
-    variance = b.ReduceMean(b.SquaredDifference(x, mean), axes, keep_dims=False)
+    mean, variance, inverse_deviation = _batch_statistics(node, b, x, float(a.const("eps")))
     count = convert(b, b.ReduceProd(b.Gather(b.ShapeOf(x), axes, np.int64(0)), i64(0), keep_dims=False), et)
     unbiased = b.Divide(b.Multiply(variance, count), b.Maximum(b.Subtract(count, const(b, 1, et)), const(b, 1, et)))
     momentum = float(a.const("momentum"))
     mean = b.Squeeze(mean, axes)
     updated = [b.Add(b.Multiply(r, const(b, 1 - momentum, et)), b.Multiply(s, const(b, momentum, et)))
                for r, s in zip(running, (mean, unbiased))]
-    inverse_deviation = b.Divide(const(b, 1, et), b.Sqrt(b.Add(variance, const(b, float(a.const("eps")), et))))
     return [y, mean, inverse_deviation, *updated]
 
 

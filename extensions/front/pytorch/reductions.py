@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.scan import prefix_scan
 from extensions.front.pytorch.aten import const, dim_size, is_float_type, promoted, reshape
 from extensions.front.pytorch.elementwise import binary_op
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
-from mo.graph.building import convert, i64, norm_axis, rank_of
+from mo.graph.building import convert, dims_slice, i64, norm_axis, rank_of
 
 # sum and product: integers and booleans accumulate in i64, as in PyTorch
 ACCUMULATING = {"aten::sum": "ReduceSum", "aten::prod": "ReduceProd"}
@@ -169,11 +170,11 @@ def any_(node, a, b):
 
 @aten("aten::count_nonzero")
 def count_nonzero(node, a, b):
-    x = convert(b, a.tensor(0), "boolean")
+    x = convert(b, convert(b, a.tensor(0), "boolean"), "i64")
     rank = rank_of(x, node)
     if rank == 0:
         return [x]
-    return [_reduce(b, "ReduceSum", convert(b, x, "i64"), reduce_axes(a, node, rank), False)]
+    return [_reduce(b, "ReduceSum", x, reduce_axes(a, node, rank), False)]
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -387,9 +388,9 @@ def _order_axis(node, a, b, x):
     """(x, axis, keep, whole) for an order statistic: along ``dim``, or over the flattened tensor
     (no dim, or a 0-d tensor)."""
     rank = rank_of(x, node)
-    whole = not a.has("dim") or a.is_none("dim") or rank == 0
-    if whole:
-        return reshape(b, x, [-1]), 0, False, True
+    whole = not a.has("dim") or a.is_none("dim")
+    if whole or rank == 0:      # a 0-d tensor: along its one element, the result 0-d again
+        return reshape(b, x, [-1]), 0, False, whole
     return x, norm_axis(a.const("dim"), rank, node), _keep(a), False
 
 
@@ -431,3 +432,194 @@ def msort(node, a, b):
     if rank_of(x, node) == 0:
         return [x]
     return [_ascending(node, b, x, 0, nan_last=True)[0]]
+
+
+# ---------------------------------------------------------------------------- other scans
+
+
+def _scan_axis(node, a, b, x):
+    """(axis, static length) of the ``dim`` argument; a 0-d tensor is one element."""
+    rank = rank_of(x, node)
+    axis = norm_axis(a.const("dim"), max(rank, 1), node)
+    n = x.data.get_shape()[axis] if rank else 1
+    if n < 0:
+        raise ConversionError(f"{node.fw_op} along a dimension whose size is known only at run time is not "
+                              f"supported; give the input shapes with --input.")
+    return axis, n
+
+
+@aten("aten::cumprod")
+def cumprod(node, a, b):
+    """cumprod(dim, dtype) by prefix doubling (integers and booleans accumulate in i64)."""
+    x = _accumulated(a, b, a.tensor(0))
+    if rank_of(x, node) == 0:
+        return [x]
+    axis, n = _scan_axis(node, a, b, x)
+    one = const(b, 1, x.data.get_dtype())
+    return prefix_scan(b, [x], axis, n, lambda before, later: [b.Multiply(later[0], before[0])], [one])
+
+
+def _running_extreme(node, a, b, largest: bool) -> list:
+    """cummax / cummin: the running extreme along ``dim`` and the index of its last occurrence (a
+    NaN, once met, stays, with the index of the latest NaN), by prefix doubling of (value, index)."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    if rank_of(x, node) == 0:
+        return [x, b.const(np.int64(0))]
+    axis, n = _scan_axis(node, a, b, x)
+    rank = rank_of(x, node)
+    positions = b.Range(np.int64(0), np.int64(n), np.int64(1), output_type="i64")
+    if axis < rank - 1:
+        positions = b.Unsqueeze(positions, i64(list(range(1, rank - axis))))
+    index = b.Broadcast(positions, b.ShapeOf(x), mode="numpy")
+    work = convert(b, x, "u8") if et == "boolean" else x
+    floating = is_float_type(et)
+
+    def combine(before, later):
+        (v1, i1), (v2, i2) = before, later
+        better = b.GreaterEqual(v2, v1) if largest else b.LessEqual(v2, v1)
+        if floating:
+            better = b.LogicalOr(b.IsNaN(v2), b.LogicalAnd(b.LogicalNot(b.IsNaN(v1)), better))
+        better = b.LogicalOr(better, b.Less(i1, np.int64(0)))      # nothing before the start
+        return [b.Select(better, v2, v1), b.Select(better, i2, i1)]
+    values, indices = prefix_scan(b, [work, index], axis, n, combine,
+                                  [const(b, 0, work.data.get_dtype()), b.const(np.int64(-1))])
+    return [convert(b, values, et) if et == "boolean" else values, indices]
+
+
+@aten("aten::cummax")
+def cummax(node, a, b):
+    return _running_extreme(node, a, b, largest=True)
+
+
+@aten("aten::cummin")
+def cummin(node, a, b):
+    return _running_extreme(node, a, b, largest=False)
+
+
+@aten("aten::logcumsumexp")
+def logcumsumexp(node, a, b):
+    """log(cumsum(exp(x))) along ``dim``, by prefix doubling of log-add-exp (max + log1p(exp(-|d|)),
+    equal infinities kept)."""
+    x = a.tensor(0)
+    if not is_float_type(x.data.get_dtype()):
+        x = convert(b, x, "f32")
+    if rank_of(x, node) == 0:
+        return [x]
+    axis, n = _scan_axis(node, a, b, x)
+    et = x.data.get_dtype()
+
+    def combine(before, later):
+        u, v = before[0], later[0]
+        high = b.Maximum(u, v)
+        gap = b.Subtract(b.Minimum(u, v), high)
+        gap = b.Select(b.IsNaN(gap), const(b, 0, et), gap)      # equal infinities
+        total = b.Add(high, b.Log(b.Add(const(b, 1, et), b.Exp(gap))))
+        return [b.Select(b.Equal(high, const(b, -np.inf, et)), high, total)]
+    return prefix_scan(b, [x], axis, n, combine, [const(b, -np.inf, et)])
+
+
+# ---------------------------------------------------------------------------- quantiles
+
+
+@aten("aten::quantile", "aten::nanquantile")
+def quantile(node, a, b):
+    """quantile(q, dim, keepdim, interpolation): the q-quantiles along ``dim`` (of all elements
+    when None) of the sorted values, at position q (n - 1) interpolated ``linear`` / ``lower`` /
+    ``higher`` / ``nearest`` (half to even) / ``midpoint``; a 1-D q adds its dim in front.
+    quantile gives NaN for a slice holding a NaN, nanquantile takes the values that are not NaN
+    (NaN when none)."""
+    source = a.tensor(0)
+    et = source.data.get_dtype()
+    if not is_float_type(et):
+        raise ConversionError(f"quantile takes floating point input (PyTorch refuses {et}).")
+    x, axis, keep, whole = _order_axis(node, a, b, source)
+    rank = rank_of(x, node)
+    values, _ = _ascending(node, b, x, axis, nan_last=True)
+    q = convert(b, a.tensor("q"), et)
+    q_rank = rank_of(q, node)
+    nans = b.ReduceSum(convert(b, b.IsNaN(x), et), i64(axis), keep_dims=True)
+    n = convert(b, dim_size(b, x, axis), et)
+    count = b.Subtract(n, nans) if node.fw_op == "aten::nanquantile" else n
+    last = b.Maximum(b.Subtract(count, const(b, 1, et)), const(b, 0, et))
+    if q_rank == 1:         # q along a new leading dim of the positions
+        q = b.Reshape(q, i64([-1] + [1] * rank), special_zero=False)
+    position = b.Multiply(q, last)                                  # [(Q,) ..., 1, ...]
+    mode = a.const("interpolation", "linear")
+    low, high = b.Floor(position), b.Ceiling(position)
+    if mode == "lower":
+        position = low
+    elif mode == "higher":
+        position = high
+    elif mode == "nearest":
+        position = b.Round(position, mode="half_to_even")
+    if q_rank == 1:
+        values = b.Broadcast(b.Unsqueeze(values, i64(0)), b.Concat(shape_of_q(b, q), b.ShapeOf(values), axis=0),
+                             mode="numpy")
+        gather_axis = axis + 1
+    else:
+        gather_axis = axis
+
+    def at(p):
+        index = convert(b, p, "i64")
+        shape = b.ShapeOf(values)
+        target = b.ScatterUpdate(shape, i64([gather_axis]), i64([1]), i64(0))
+        return b.GatherElements(values, b.Broadcast(index, target, mode="numpy"), axis=gather_axis)
+    if mode == "linear":
+        lower, upper = at(low), at(high)
+        result = b.Add(lower, b.Multiply(b.Subtract(upper, lower), b.Subtract(position, low)))
+    elif mode == "midpoint":
+        lower, upper = at(low), at(high)
+        result = b.Add(lower, b.Multiply(b.Subtract(upper, lower), const(b, 0.5, et)))
+    else:
+        result = at(position)
+    invalid = b.Equal(count, const(b, 0, et)) if node.fw_op == "aten::nanquantile" else \
+        b.Greater(nans, const(b, 0, et))
+    result = b.Select(invalid, const(b, np.nan, et), result)
+    if whole and _keep(a):      # every dim kept, of size 1
+        return [b.Reshape(result, i64([-1] * q_rank + [1] * rank_of(source, node)), special_zero=False)]
+    return [result if keep else b.Squeeze(result, i64(gather_axis))]
+
+
+def shape_of_q(b, q):
+    """The length of a 1-D q reshaped to [Q, 1, ...], as a 1-D shape."""
+    return dims_slice(b, b.ShapeOf(q), 0, 1)
+
+
+# ---------------------------------------------------------------------------- integration
+
+
+def _trapezoid_parts(node, a, b):
+    """(areas of the trapezoids along ``dim``, axis) for trapezoid / cumulative_trapezoid: the
+    means of neighbouring y times the spacing (``dx``, or the differences of ``x``)."""
+    y = a.tensor(0)
+    if not is_float_type(y.data.get_dtype()):
+        y = convert(b, y, "f32")
+    et = y.data.get_dtype()
+    axis = norm_axis(a.const("dim", -1), rank_of(y, node), node)
+    ends = [b.Slice(y, i64([1]), i64([np.iinfo(np.int64).max]), i64([1]), i64([axis])),
+            b.Slice(y, i64([0]), i64([-1]), i64([1]), i64([axis]))]
+    middle = b.Multiply(b.Add(*ends), const(b, 0.5, et))
+    if a.has("x") and not a.is_none("x"):
+        x = convert(b, a.tensor("x"), et)
+        x_axis = rank_of(x, node) - 1 if rank_of(x, node) == 1 else axis
+        spacing = b.Subtract(b.Slice(x, i64([1]), i64([np.iinfo(np.int64).max]), i64([1]), i64([x_axis])),
+                             b.Slice(x, i64([0]), i64([-1]), i64([1]), i64([x_axis])))
+        if rank_of(x, node) == 1 and axis != rank_of(y, node) - 1:
+            spacing = b.Unsqueeze(spacing, i64(list(range(1, rank_of(y, node) - axis))))
+    else:
+        spacing = const(b, float(a.const("dx", 1.0)) if a.has("dx") else 1.0, et)
+    return b.Multiply(middle, spacing), axis
+
+
+@aten("aten::trapezoid", "aten::trapz")
+def trapezoid(node, a, b):
+    """The trapezoidal rule along ``dim`` (0 for fewer than two samples)."""
+    areas, axis = _trapezoid_parts(node, a, b)
+    return [b.ReduceSum(areas, i64(axis), keep_dims=False)]
+
+
+@aten("aten::cumulative_trapezoid")
+def cumulative_trapezoid(node, a, b):
+    areas, axis = _trapezoid_parts(node, a, b)
+    return [b.CumSum(areas, np.int64(axis))]

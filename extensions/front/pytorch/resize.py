@@ -1,6 +1,6 @@
-"""ATen resizes (upsample_* as Interpolate-11 on the spatial axes) and paddings (pad /
-constant_pad_nd / reflection_pad* / replication_pad*; circular as slices and Concat): their
-translators."""
+"""ATen resizes (upsample_* as Interpolate-11 on the spatial axes), paddings (pad /
+constant_pad_nd / reflection_pad* / replication_pad*; circular as slices and Concat), grid
+sampling and affine_grid_generator: their translators."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,6 +11,7 @@ from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import INT64_MAX, i64
 from mo.graph.port import Port
+from mo.utils.types import np_dtype
 
 # ---------------------------------------------------------------------------- upsample
 
@@ -205,3 +206,32 @@ def grid_sampler(node, a, b):
         raise ConversionError(f"grid_sample mode {mode} or padding mode {padding} is unknown.")
     return [b.GridSample(x, grid, mode=_GRID_MODES[mode], padding_mode=_GRID_PADDINGS[padding],
                          align_corners=bool(a.const("align_corners")))]
+
+
+def _normalized_positions(count: int, align_corners: bool):
+    """The normalized coordinates of ``count`` positions along an axis: -1 .. 1 at the
+    centres of the end pixels (align_corners) or at their outer edges."""
+    if count == 1:
+        return np.zeros(1)
+    points = np.linspace(-1.0, 1.0, count)
+    return points if align_corners else points * (count - 1) / count
+
+
+@aten("aten::affine_grid_generator")
+def affine_grid_generator(node, a, b):
+    """affine_grid_generator(theta [N, 2, 3] or [N, 3, 4], size [N, C, (D,) H, W], align_corners):
+    the sampling grid [N, (D,) H, W, 2 or 3] of the affine maps theta applied to the normalized
+    base grid (x, y(, z), 1) of the output's positions."""
+    theta = a.tensor(0)
+    et = theta.data.get_dtype()
+    size = [int(s) for s in a.int_list("size")]
+    if len(size) not in (4, 5):
+        raise ConversionError(f"affine_grid_generator makes 2-D or 3-D grids; size {size} has {len(size)} dims.")
+    align = bool(a.const("align_corners", False))
+    spatial = size[2:]                                       # (D,) H, W
+    axes = [_normalized_positions(n, align) for n in reversed(spatial)]     # x, y(, z)
+    mesh = np.meshgrid(*axes[::-1], indexing="ij")          # in (D,) H, W order
+    base = np.stack(list(mesh[::-1]) + [np.ones(mesh[0].shape)], axis=-1)     # [(D,) H, W, k + 1]
+    flat = b.const(base.reshape(-1, base.shape[-1]).astype(np_dtype(et)))
+    grid = b.MatMul(flat, theta, transpose_b=True)           # [N, positions, k]
+    return [b.Reshape(grid, i64([size[0], *spatial, len(spatial)]), special_zero=False)]

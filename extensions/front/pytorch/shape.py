@@ -116,7 +116,7 @@ def permute(node, a, b):
     return [_permuted(b, x, [norm_axis(d, rank, node) for d in a.const("dims")])]
 
 
-@aten("aten::transpose", "aten::swapaxes", "aten::swapdims")
+@aten("aten::transpose", "aten::swapaxes", "aten::swapdims", "aten::transpose_copy")
 def transpose(node, a, b):
     """Two dims swapped."""
     x = a.tensor(0)
@@ -127,7 +127,7 @@ def transpose(node, a, b):
     return [_permuted(b, x, order)]
 
 
-@aten("aten::t", "aten::numpy_T")
+@aten("aten::t", "aten::numpy_T", "aten::t_copy")
 def t(node, a, b):
     """The dims reversed (t: of a tensor of rank 2 at most)."""
     x = a.tensor(0)
@@ -351,7 +351,7 @@ def chunk(node, a, b):
     return _split(node, b, x, axis, _parts(node, size, per))
 
 
-@aten("aten::unbind")
+@aten("aten::unbind", "aten::unbind_copy")
 def unbind(node, a, b):
     """The slices along ``dim``, that dim removed."""
     x = a.tensor(0)
@@ -420,7 +420,7 @@ def roll(node, a, b):
     return [y]
 
 
-@aten("aten::narrow")
+@aten("aten::narrow", "aten::narrow_copy")
 def narrow(node, a, b):
     """narrow(dim, start, length) as a Slice; a dim the model computes picks the axis at run
     time (a Slice over every axis, bounds set only on the picked one)."""
@@ -766,3 +766,101 @@ def diag(node, a, b):
 def diagflat(node, a, b):
     """The flattened input as the ``offset`` diagonal of a matrix."""
     return [_embedded(node, b, reshape(b, a.tensor(0), [-1]), int(a.const("offset", 0)), 0, 1)]
+
+
+# ---------------------------------------------------------------------------- products of lists
+
+
+@aten("aten::block_diag")
+def block_diag(node, a, b):
+    """The tensors (0-d: 1x1, 1-D: a row) on the diagonal of one matrix, zeros elsewhere (types
+    promoted): each padded with zero columns to the total width, then joined as rows."""
+    tensors = [t if rank_of(t, node) == 2 else reshape(b, t, [1, -1]) for t in _promoted_list(b, a)]
+    et = tensors[0].data.get_dtype()
+    widths = [dim_size(b, t, 1) for t in tensors]
+    total = widths[0]
+    for w in widths[1:]:
+        total = b.Add(total, w)
+    rows, before = [], b.const(np.int64(0))
+    for t, w in zip(tensors, widths):
+        after = b.Subtract(b.Subtract(total, before), w)
+        begins = b.Concat(i64([0]), b.Unsqueeze(before, i64(0)), axis=0)
+        ends = b.Concat(i64([0]), b.Unsqueeze(after, i64(0)), axis=0)
+        rows.append(b.Pad(t, begins, ends, const(b, 0, et), pad_mode="constant"))
+        before = b.Add(before, w)
+    return [rows[0] if len(rows) == 1 else b.Concat(*rows, axis=0)]
+
+
+@aten("aten::cartesian_prod")
+def cartesian_prod(node, a, b):
+    """Every combination of one element of each 1-D tensor, as rows [N, k] (one tensor: itself)."""
+    tensors = _promoted_list(b, a)
+    if len(tensors) == 1:
+        return [tensors[0]]
+    grid = [dim_size(b, t, 0) for t in tensors]
+    columns = []
+    for i, t in enumerate(tensors):
+        axes = [d for d in range(len(tensors)) if d != i]
+        spread = b.Broadcast(b.Unsqueeze(t, i64(axes)), int_list_port(b, grid), mode="numpy")
+        columns.append(reshape(b, spread, [-1, 1]))
+    return [b.Concat(*columns, axis=1)]
+
+
+@aten("aten::combinations")
+def combinations(node, a, b):
+    """combinations(x, r, with_replacement): the r-element combinations of a 1-D tensor of static
+    length, in lexicographic order of positions, as rows [C, r] (a Gather of constant positions)."""
+    import itertools
+    x = a.tensor(0)
+    n = x.data.get_shape()[0] if rank_of(x, node) == 1 else -1
+    if n < 0:
+        raise ConversionError("combinations takes a 1-D tensor of a size known when converting.")
+    r = int(a.const("r", 2))
+    chosen = itertools.combinations_with_replacement(range(n), r) if a.const("with_replacement", False) else \
+        itertools.combinations(range(n), r)
+    positions = np.array(list(chosen), np.int64).reshape(-1, r)
+    if positions.size == 0:
+        return [b.Broadcast(const(b, 0, x.data.get_dtype()), i64([0] if r == 0 else [0, r]))]
+    return [b.Gather(x, b.const(positions), np.int64(0))]
+
+
+@aten("aten::sum_to_size")
+def sum_to_size(node, a, b):
+    """The sum over the dims that broadcasting to ``size`` would expand: the leading extra ones
+    and those where size is 1."""
+    x = a.tensor(0)
+    size = [int(s) for s in a.int_list(1)]
+    rank = rank_of(x, node)
+    shape = x.data.get_shape()
+    lead = rank - len(size)
+    axes = list(range(lead)) + [lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1]
+    if not axes:
+        return [x]
+    et = x.data.get_dtype()
+    y = convert(b, x, "u8") if et == "boolean" else x
+    y = b.ReduceSum(y, i64(axes), keep_dims=True)
+    y = convert(b, y, et) if et == "boolean" else y
+    return [reshape(b, y, size)]
+
+
+@aten("aten::_chunk_cat")
+def chunk_cat(node, a, b):
+    """_chunk_cat(tensors, dim, num_chunks): each tensor split into num_chunks chunks along dim
+    (padded with zeros to a multiple), each chunk flattened after dim, and the tensors' chunks
+    joined along the last dim: [..., num_chunks, sum of chunk sizes]."""
+    tensors = _promoted_list(b, a)
+    chunks = int(a.const("num_chunks"))
+    rank = rank_of(tensors[0], node)
+    axis = norm_axis(a.const("dim"), rank, node)
+    parts = []
+    for t in tensors:
+        size = t.data.get_shape()[axis]
+        if size < 0:
+            raise ConversionError("_chunk_cat along a dimension of unknown size is not supported.")
+        padded_size = -(-size // chunks) * chunks
+        if padded_size != size:
+            ends = np.zeros(rank, np.int64)
+            ends[axis] = padded_size - size
+            t = b.Pad(t, np.zeros(rank, np.int64), ends, const(b, 0, t.data.get_dtype()), pad_mode="constant")
+        parts.append(reshape(b, t, dims_of(b, t, 0, axis) + [chunks, -1]))
+    return [parts[0] if len(parts) == 1 else b.Concat(*parts, axis=axis + 1)]

@@ -136,3 +136,15 @@ class Casts(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_casts(tmp_path, path):
     check_module(Casts(), inputs(torch.float32), tmp_path, path)
+
+
+class HalfComplex(torch.nn.Module):
+    """complex32 (chalf): [..., 2] pairs of f16 (issue 21: the type was refused)."""
+
+    def forward(self, x):
+        return torch.view_as_real(x.to(torch.complex32)).float(), x.chalf().to(torch.complex64).real
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_complex32(path, tmp_path):
+    check_module(HalfComplex(), (torch.randn(2, 3),), tmp_path, path, rtol=1e-3, atol=1e-3)

@@ -104,3 +104,40 @@ class ExportedItems(torch.nn.Module):
 def test_item_export(dtype, tmp_path):
     check_module(ExportedItems(), (torch.tensor([7], dtype=dtype), torch.tensor(2.5), torch.tensor([False])), tmp_path,
                  "export")
+
+
+class LinspaceOut(torch.nn.Module):
+    """linspace / logspace with ``out=`` a module buffer of another type (issue 21: the result
+    was f32 whatever the buffer's type) and from computed bounds."""
+
+    def __init__(self, dtype):
+        super().__init__()
+        self.out = torch.empty(25, dtype=dtype)
+
+    def forward(self, start, end, steps):
+        return torch.linspace(start=start, end=end, steps=steps, out=self.out)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.int32, torch.int64])
+@pytest.mark.parametrize("form", ["script", "trace"])
+def test_linspace_into_out_buffer(form, dtype, tmp_path):
+    inputs = (torch.tensor(-2), torch.tensor(1), torch.tensor(5))
+    if form == "script":
+        check_scripted(LinspaceOut(dtype), inputs, tmp_path)
+    else:
+        check_module(LinspaceOut(dtype), inputs, tmp_path, "trace")
+
+
+class TypeForms(torch.nn.Module):
+    """The forms of converting to another tensor's type: x.type(y.type()), x.to(y), x.to(y.dtype),
+    x.type_as(y) (x.to(y.type()) itself is refused by PyTorch: 'Invalid device string'), and
+    logspace."""
+
+    def forward(self, x, y):
+        return x.type(y.type()), x.to(y), x.to(y.dtype), x.type_as(y), x.to(y, non_blocking=True, copy=True), \
+            torch.logspace(-1.0, 2.0, 7, base=2.0) * x.sum(), torch.logspace(0, 3, 4, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_type_forms(path, tmp_path):
+    check_module(TypeForms(), (torch.randn(2, 3) * 5, torch.ones(2, dtype=torch.int32)), tmp_path, path)

@@ -303,3 +303,42 @@ class ComputedArguments(torch.nn.Module):
 
 def test_computed_arguments(tmp_path):
     check_scripted(ComputedArguments(), (X, IDX, SRC), tmp_path)
+
+
+class TakeAndCoordinates(torch.nn.Module):
+    """take, nonzero(as_tuple=True) (aten::nonzero_numpy), also inside index_put, argwhere,
+    put, index_reduce (issue 21)."""
+
+    def forward(self, x, index):
+        mask = x > 0.5
+        return torch.take(x, index), *torch.nonzero(mask, as_tuple=True), \
+            x.index_put(torch.nonzero(mask, as_tuple=True), torch.tensor(-1.0)), torch.argwhere(mask), \
+            x.put(index, torch.ones(2, 2), accumulate=True), \
+            x.index_reduce(1, torch.tensor([0, 2, 0]), torch.ones(2, 3, 4, 6) * 2, "prod")
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_take_and_nonzero_tuple(path, tmp_path):
+    torch.manual_seed(0)
+    check_module(TakeAndCoordinates(), (torch.rand(2, 3, 4, 6), torch.tensor([[0, 5], [-1, 7]])), tmp_path, path)
+
+
+class Longformer(torch.nn.Module):
+    """The overlapping-window view of Longformer's attention: as_strided with strides taken from
+    the (non-contiguous) input."""
+
+    def forward(self, x):
+        size = list(x.size())
+        size[1] = size[1] * 2 - 1
+        stride = list(x.stride())
+        stride[1] = stride[1] // 2
+        return x.as_strided(size=size, stride=stride)
+
+
+@pytest.mark.parametrize("contiguous", [False, True])
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_as_strided_overlapping_windows(path, contiguous, tmp_path):
+    """Traced and exported modules record the input's strides; a TorchScript file does not, so
+    as_strided reads a file's inputs as contiguous."""
+    x = torch.randn(1, 10, 20, 40).permute(0, 2, 3, 1)
+    check_module(Longformer(), (x.contiguous() if contiguous else x,), tmp_path, path)

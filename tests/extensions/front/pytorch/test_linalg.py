@@ -96,3 +96,19 @@ def test_singular_value_norms_refused(order, tmp_path):
     """The spectral and nuclear norms need an SVD, which OpenVINO has no operation for."""
     with pytest.raises(ConversionError, match="needs singular values"):
         convert_model(input_model=MatrixNorm(order), example_input=(torch.randn(3, 3),), output_dir=str(tmp_path))
+
+
+class Determinants(torch.nn.Module):
+    """det / linalg.det, slogdet, logdet from the LU, QR by Householder reflections (issue 21)."""
+
+    def forward(self, x):
+        q, r = torch.linalg.qr(x)
+        qc, rc = torch.linalg.qr(x[0, :, :3], mode="complete")
+        return torch.det(x), torch.linalg.det(x), *torch.linalg.slogdet(x), torch.logdet(x @ x.mT), q, r, qc, rc
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_determinants_and_qr(path, tmp_path):
+    x = torch.randn(2, 4, 4)
+    x[1, 2] = x[1, 0] * 2       # a singular matrix
+    check_module(Determinants(), (x,), tmp_path, path, rtol=1e-3, atol=1e-4)

@@ -40,3 +40,19 @@ class Inner(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_inner(path, tmp_path):
     check_module(Inner(), (torch.randn(2, 3, 4), torch.randn(5, 6, 4)), tmp_path, path)
+
+
+class MoreProducts(torch.nn.Module):
+    """addmv, addr, addbmm, trace, kron, tensordot, multi_dot, vander, bilinear."""
+
+    def forward(self, m, v, x):
+        return torch.addmv(v[:3], m, v, beta=0.5, alpha=2), torch.addr(m, v[:3], v, alpha=3), \
+            torch.addbmm(m, x, torch.ones(2, 4, 4), beta=0.5), torch.trace(m[:, :3]), torch.kron(m, v[:2]), \
+            torch.tensordot(x, x, dims=([1, 2], [1, 2])), torch.linalg.multi_dot([m, m.T, v[:3]]), \
+            torch.linalg.vander(v[:3], N=4), \
+            torch.nn.functional.bilinear(x[0], x[1], torch.ones(5, 4, 4), torch.ones(5))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_more_products(path, tmp_path):
+    check_module(MoreProducts(), (torch.randn(3, 4), torch.randn(4), torch.randn(2, 3, 4)), tmp_path, path)

@@ -355,3 +355,21 @@ def test_quantized_decomposed(tmp_path, path):
     assert actual[1].dtype == np.uint8 and np.abs(actual[1].astype(int) - expected[1].astype(int)).max() <= 1
     ops, types = _ir_types(xml)
     assert "FakeQuantize" in ops and "i8" in types
+
+
+class NegativeScales(nn.Module):
+    """Fake quantization with negative scales (a mirrored grid) and zero points at the grid's
+    edge, per tensor and per channel (issue 21: values were off)."""
+
+    def forward(self, x):
+        return torch.fake_quantize_per_tensor_affine(x, -0.01, 0, 0, 255), \
+            torch.fake_quantize_per_tensor_affine(x, 0.5, -1, -128, 127), \
+            torch.fake_quantize_per_channel_affine(x, torch.tensor([1.5, -0.7, -0.1]),
+                                                   torch.tensor([1, 0, -1], dtype=torch.int32), 0, -128, 127), \
+            torch.fake_quantize_per_channel_affine(x, torch.tensor([-0.005, 0.7]),
+                                                   torch.tensor([0, 1], dtype=torch.int32), 1, 0, 127)
+
+
+@pytest.mark.parametrize("path", ["export", "trace", "ts_file"])
+def test_fake_quantize_negative_scales(tmp_path, path):
+    check_module(NegativeScales(), (torch.randn(3, 2, 2) * 2,), tmp_path, path)

@@ -115,3 +115,40 @@ def test_multinomial_rank(tmp_path):
     """A TorchScript file given a rank-3 input (which PyTorch refuses too) is refused."""
     with pytest.raises(ConversionError, match="rank 1 or 2"):
         convert_torch(Multinomial2d(), (torch.rand(2, 3),), str(tmp_path), "ts_file", input="probs[2,3,4]")
+
+
+class SortedDraws(nn.Module):
+    """multinomial without replacement whose indices feed further ops (issue 21: the CPU plugin
+    refused to compile the IR), of f64 probabilities and a count given as an input."""
+
+    def forward(self, probs, count):
+        drawn = torch.multinomial(probs, count, False)
+        return torch.sort(drawn)[0], drawn.shape[1] * torch.ones_like(drawn)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_multinomial_without_replacement_feeding_ops(tmp_path, path):
+    probs = torch.tensor([[0.001, 0.001, 0.1, 0.9], [5, 10, 1e-5, 256], [1, 1e-5, 1e-5, 1e-5]], dtype=torch.float64)
+    actual, _ = _run(SortedDraws(), (probs, torch.tensor(4)), tmp_path, path)
+    assert (actual[0] == [[0, 1, 2, 3]] * 3).all()      # every class once, sorted
+
+
+class WithGenerator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.generator = torch.Generator().manual_seed(1)
+
+    def forward(self, x):
+        return torch.bernoulli(x, generator=self.generator), torch.rand(x.shape, generator=self.generator)
+
+
+def test_generator_argument_of_exported_program(tmp_path):
+    """A torch.Generator argument (lifted into the exported program as a custom object): the IR
+    draws its own numbers."""
+    x = torch.full((N,), 0.25)
+    program = torch.export.export(WithGenerator(), (x,))
+    from mo import convert_model
+    xml = convert_model(program, example_input=(x,), output_dir=str(tmp_path)).xml
+    draws, uniform = run_ir(xml, [x.numpy()])
+    assert set(np.unique(draws)) <= {0.0, 1.0} and abs(draws.mean() - 0.25) < 0.02
+    assert 0 <= uniform.min() and uniform.max() < 1 and abs(uniform.mean() - 0.5) < 0.02

@@ -120,3 +120,59 @@ def test_histc(path, tmp_path):
     exactly on an edge of f64 bins.)"""
     x = torch.tensor([[-2.0, -1.0, 0.0, 0.25], [1.5, 1.5, 3.0, 0.7], [0.1, -0.4, 1.2, 1.49]])
     check_module(Histc(), (x,), tmp_path, path)
+
+
+class OrderStatistics(torch.nn.Module):
+    """kthvalue, median / nanmedian, quantile / nanquantile, msort (issue 21)."""
+
+    def forward(self, x, y):
+        return *torch.kthvalue(x, 2, dim=1), *torch.kthvalue(x, 3, dim=-1, keepdim=True), x.median(), \
+            *x.median(dim=2), *y.nanmedian(dim=1, keepdim=True), y.nanmedian(), torch.msort(x), \
+            torch.quantile(x, 0.3, dim=1), torch.quantile(x, torch.tensor([0.25, 0.5, 1.0]), dim=2, keepdim=True), \
+            torch.quantile(x, 0.7), torch.quantile(x, 0.4, dim=0, interpolation="lower"), \
+            torch.quantile(x, 0.4, dim=0, interpolation="higher"), \
+            torch.quantile(x, 0.4, dim=0, interpolation="nearest"), \
+            torch.quantile(x, 0.45, dim=0, interpolation="midpoint"), torch.nanquantile(y, 0.6, dim=1), \
+            torch.quantile(y, 0.6, dim=1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_order_statistics(path, tmp_path):
+    y = X.clone()
+    y[0, 1, 2] = y[1, 3, 0] = y[2, :, 1] = float("nan")
+    check_module(OrderStatistics(), (X, y), tmp_path, path)
+
+
+class Scans(torch.nn.Module):
+    """cumprod, cummax / cummin (values and the index of the last extreme), logcumsumexp."""
+
+    def forward(self, x, i):
+        return torch.cumprod(x, 1), torch.cumprod(i, 0), *torch.cummax(x, 2), *torch.cummin(i, 1), \
+            torch.logcumsumexp(x, 0), *torch.cummax(x > 0, 1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_scans(path, tmp_path):
+    check_module(Scans(), (X, torch.randint(-3, 4, (3, 4, 5))), tmp_path, path)
+
+
+class ByteTruth(torch.nn.Module):
+    def forward(self, x):
+        return torch.all(x), torch.any(x, 1), torch.all(x, 0, keepdim=True)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_all_any_of_bytes_stay_bytes(path, tmp_path):
+    """all / any of u8 give u8 (PyTorch's legacy type), e.g. a traced torch.all of a size-5 input."""
+    check_module(ByteTruth(), (torch.tensor([[1, 1, 0, 1, 1], [1, 2, 3, 4, 5]], dtype=torch.uint8),), tmp_path, path)
+
+
+class Integration(torch.nn.Module):
+    def forward(self, y, x):
+        return torch.trapezoid(y), torch.trapezoid(y, x, dim=-1), torch.trapz(y, dx=0.5, dim=1), \
+            torch.cumulative_trapezoid(y, x, dim=2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_trapezoid(path, tmp_path):
+    check_module(Integration(), (X, torch.linspace(0, 2, 5) ** 2), tmp_path, path)

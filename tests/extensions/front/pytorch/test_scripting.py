@@ -115,3 +115,35 @@ class OptionalInput(torch.nn.Module):
 def test_is_none_of_a_tensor(tmp_path):
     """`t is None` of a tensor the model computes or gets is known when converting: False."""
     check_scripted(OptionalInput(), (torch.randn(3), torch.randn(3)), tmp_path)
+
+
+class Clamped(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class UsesAutogradFunction(torch.nn.Module):
+    def forward(self, x):
+        return Clamped.apply(x) * 2
+
+
+def test_python_op_is_refused_naming_the_function(tmp_path):
+    """prim::PythonOp (an autograd Function in a traced model) is refused with the class's name
+    and what to do; the module itself converts through torch.export."""
+    import numpy as np
+
+    from mo import convert_model
+    from mo.errors import ConversionError
+    from tests.utils.runtime import run_ir
+    x = torch.randn(2, 3)
+    traced = torch.jit.trace(UsesAutogradFunction(), (x,))
+    expected = r"autograd Function Clamped .*torch\.export.*torch\.library.*--extensions"
+    with pytest.raises(ConversionError, match=expected):
+        convert_model(traced, example_input=(x,), output_dir=str(tmp_path / "traced"))
+    xml = convert_model(UsesAutogradFunction(), example_input=(x,), output_dir=str(tmp_path / "exported")).xml
+    np.testing.assert_allclose(run_ir(xml, [x.numpy()])[0], (x.clamp(min=0) * 2).numpy())

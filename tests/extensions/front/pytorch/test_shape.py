@@ -141,3 +141,59 @@ class Flips(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_flip_dims(path, dtype, tmp_path):
     check_module(Flips(), ((torch.randn(2, 3, 4, 5) * 9).to(dtype),), tmp_path, path)
+
+
+class Broadcasts(torch.nn.Module):
+    """broadcast_tensors, and tensor_split by sections, by indices (also as a tensor), hsplit /
+    vsplit / dsplit (issue 21: tensor_split had regressed to unsupported)."""
+
+    def forward(self, x, y, indices):
+        a, b = torch.broadcast_tensors(x, y)
+        return a, b, *torch.tensor_split(x, 4, dim=3), *torch.tensor_split(x, [1, 4], dim=-1), \
+            *torch.tensor_split(x, (2, 1, 9), dim=2), *torch.tensor_split(x, indices, dim=3), \
+            *torch.hsplit(x, 3), *torch.vsplit(x, [1]), *torch.dsplit(x, 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_broadcast_tensors_and_tensor_split(path, tmp_path):
+    check_module(Broadcasts(), (X, torch.randn(4, 1), torch.tensor([2, 5])), tmp_path, path)
+
+
+class Rotations(torch.nn.Module):
+    def forward(self, x):
+        return torch.rot90(x, 1, (2, 3)), torch.rot90(x, 2, (1, 2)), torch.rot90(x, -1, (3, 2)), \
+            torch.rot90(x, 4, (0, 1)), torch.rot90(x, 3, (0, 3)), torch.fliplr(x), torch.flipud(x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_rot90(path, tmp_path):
+    check_module(Rotations(), (X,), tmp_path, path)
+
+
+class PerElementRepeats(torch.nn.Module):
+    """repeat_interleave with a repeat count per element (a constant list or tensor, or an
+    input) and repeat_interleave(repeats) alone."""
+
+    def forward(self, x, repeats):
+        return x.repeat_interleave(torch.tensor([1, 0, 3]), dim=1), x.repeat_interleave(repeats, dim=2), \
+            torch.repeat_interleave(repeats), x[0, 0, 0].repeat_interleave(torch.tensor([2, 1, 1, 0, 2, 1]))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_repeat_interleave_per_element(path, tmp_path):
+    check_module(PerElementRepeats(), (X, torch.tensor([2, 0, 1, 3])), tmp_path, path)
+
+
+class Diagonals(torch.nn.Module):
+    def forward(self, x, v):
+        return torch.diagonal(x, 1, 2, 3), torch.diagonal(x, -2, 3, 1), torch.linalg.diagonal(x), torch.diag(v), \
+            torch.diag(v, -2), torch.diag(x[0, 0], 1), torch.diag_embed(x[0], 1, 0, 2), \
+            torch.diagflat(x[0, 0, :2], -1), \
+            torch.atleast_3d(v), torch.atleast_2d(x[0, 0, 0, 0]), torch.column_stack([v, v]), torch.dstack([v, v]), \
+            torch.ravel(x), x.mT, torch.block_diag(v[:2], x[0, 0], torch.tensor(7.0)), \
+            torch.cartesian_prod(v[:2], v[2:]), torch.combinations(v, 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_diagonals_and_stacks(path, tmp_path):
+    check_module(Diagonals(), (X, torch.randn(5)), tmp_path, path)

@@ -1,0 +1,423 @@
+"""ATen special functions that OpenVINO has no operation for, built from elementwise opset ops
+in the input's floating-point type: gamma family (lgamma, digamma, polygamma, mvlgamma, Hurwitz
+zeta), error-function family (erfinv, erfcx, ndtr, ndtri, log_ndtr), modified Bessel functions of
+the first kind (i0, i0e, i1, i1e), sinc, entr, xlogy / xlog1py, spherical_bessel_j0, and the
+classical orthogonal polynomials (Chebyshev T U V W and their shifted forms, Hermite H and He,
+Laguerre, Legendre) by their three-term recurrences in a Loop.
+
+The series and expansions are the textbook ones (Stirling and Euler-Maclaurin sums after a shift
+of the argument, reflection formulas for negative arguments, continued fractions, power series
+below a threshold and asymptotic expansions above it), with enough terms for float32."""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from extensions.front.common.linalg import column_loop
+from extensions.front.pytorch.aten import const, convert, is_float_type, promoted
+from extensions.load.pytorch.arguments import aten
+from mo.errors import ConversionError
+from mo.graph.building import i64
+
+SHIFT = 8           # the argument is moved up by this much before an asymptotic series
+SERIES_TERMS = 30   # terms of the Bessel power series (|x| <= BESSEL_SWITCH)
+BESSEL_SWITCH = 15.0
+ERFCX_SWITCH = 2.0  # erfcx by exp(x^2) erfc(x) below, by a continued fraction above
+CF_DEPTH = 40
+
+
+def _float_input(node, a, b, key=0):
+    """Argument ``key`` as floating point (integers and booleans in f32) and a maker of constants."""
+    x = a.tensor(key)
+    if not is_float_type(x.data.get_dtype()):
+        x = convert(b, x, "f32")
+    et = x.data.get_dtype()
+    return x, (lambda v: const(b, v, et))
+
+
+def _bernoulli(count: int) -> list[Fraction]:
+    """B_2, B_4, ..., B_2count (exact)."""
+    values = [Fraction(0)] * (2 * count + 1)
+    values[0] = Fraction(1)
+    for m in range(1, 2 * count + 1):
+        values[m] = -sum(math.comb(m + 1, k) * values[k] for k in range(m)) / (m + 1)
+    return [values[2 * j] for j in range(1, count + 1)]
+
+
+def _polynomial(b, t, coefficients, c):
+    """sum coefficients[k] t^k (Horner)."""
+    result = c(coefficients[-1])
+    for coefficient in reversed(coefficients[:-1]):
+        result = b.Add(b.Multiply(result, t), c(coefficient))
+    return result
+
+
+def _fraction_part_pi(b, x, c):
+    """pi * (x - round(x)): the argument of a sin / tan of period 1 in x, reduced exactly."""
+    return b.Multiply(c(math.pi), b.Subtract(x, b.Round(x, mode="half_to_even")))
+
+
+# ---------------------------------------------------------------------------- gamma family
+
+
+def log_gamma(b, x, c):
+    """log |Gamma(x)|: for y >= 0.5 Stirling's series at y + SHIFT minus the logs of
+    y, y + 1, ..., y + SHIFT - 1; below, the reflection log(pi / |sin(pi x)|) - lgamma(1 - x)."""
+    reflect = b.Less(x, c(0.5))
+    y = b.Select(reflect, b.Subtract(c(1), x), x)
+    z = b.Add(y, c(SHIFT))
+    inverse = b.Divide(c(1), z)
+    inverse2 = b.Multiply(inverse, inverse)
+    series = b.Multiply(inverse, _polynomial(b, inverse2, [1 / 12, -1 / 360, 1 / 1260, -1 / 1680], c))
+    value = b.Add(b.Subtract(b.Multiply(b.Subtract(z, c(0.5)), b.Log(z)), z), c(0.5 * math.log(2 * math.pi)))
+    value = b.Add(value, series)
+    for k in range(SHIFT):
+        value = b.Subtract(value, b.Log(b.Abs(b.Add(y, c(k)))))
+    reflected = b.Subtract(b.Subtract(c(math.log(math.pi)), b.Log(b.Abs(b.Sin(_fraction_part_pi(b, x, c))))), value)
+    return b.Select(reflect, reflected, value)
+
+
+def digamma_of(b, x, c):
+    """psi(x): for y >= 0.5 the asymptotic series at y + SHIFT minus sum 1 / (y + k); below, the
+    reflection psi(1 - x) - pi / tan(pi x); -inf at 0, NaN at the negative integers."""
+    reflect = b.Less(x, c(0.5))
+    y = b.Select(reflect, b.Subtract(c(1), x), x)
+    z = b.Add(y, c(SHIFT))
+    inverse = b.Divide(c(1), z)
+    inverse2 = b.Multiply(inverse, inverse)
+    tail = b.Multiply(inverse2, _polynomial(b, inverse2, [-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132], c))
+    value = b.Add(b.Subtract(b.Log(z), b.Multiply(c(0.5), inverse)), tail)
+    for k in range(SHIFT):
+        value = b.Subtract(value, b.Divide(c(1), b.Add(y, c(k))))
+    reflected = b.Subtract(value, b.Divide(c(math.pi), b.Tan(_fraction_part_pi(b, x, c))))
+    result = b.Select(reflect, reflected, value)
+    negative_integer = b.LogicalAnd(b.Less(x, c(0)), b.Equal(x, b.Floor(x)))
+    result = b.Select(negative_integer, c(np.nan), result)
+    return b.Select(b.Equal(x, c(0)), c(-np.inf), result)
+
+
+def hurwitz_zeta(b, s, q, c):
+    """zeta(s, q) = sum over k >= 0 of (q + k)^-s: SHIFT terms summed, the rest by the
+    Euler-Maclaurin formula at z = q + SHIFT; inf at s == 1, NaN for s < 1."""
+    total = c(0)
+    for k in range(SHIFT):
+        total = b.Add(total, b.Power(b.Add(q, c(k)), b.Negative(s)))
+    z = b.Add(q, c(SHIFT))
+    z_pow = b.Power(z, b.Negative(s))                               # z^-s
+    total = b.Add(total, b.Divide(b.Multiply(z_pow, z), b.Subtract(s, c(1))))
+    total = b.Add(total, b.Multiply(c(0.5), z_pow))
+    rising = s                                                       # s (s + 1) ... (s + 2j - 2)
+    z_term = b.Divide(z_pow, z)                                      # z^(-s - 2j + 1)
+    inverse2 = b.Divide(c(1), b.Multiply(z, z))
+    for j, bernoulli in enumerate(_bernoulli(6), start=1):
+        total = b.Add(total, b.Multiply(c(float(bernoulli / math.factorial(2 * j))), b.Multiply(rising, z_term)))
+        rising = b.Multiply(rising, b.Multiply(b.Add(s, c(2 * j - 1)), b.Add(s, c(2 * j))))
+        z_term = b.Multiply(z_term, inverse2)
+    total = b.Select(b.Equal(s, c(1)), c(np.inf), total)
+    return b.Select(b.Less(s, c(1)), c(np.nan), total)
+
+
+@aten("aten::lgamma")
+def lgamma(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [log_gamma(b, x, c)]
+
+
+@aten("aten::digamma", "aten::special_digamma", "aten::special_psi")
+def digamma(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [digamma_of(b, x, c)]
+
+
+@aten("aten::polygamma", "aten::special_polygamma")
+def polygamma(node, a, b):
+    """polygamma(n, x): digamma for n = 0, else (-1)^(n+1) n! zeta(n + 1, x)."""
+    n = int(a.const("n"))
+    x, c = _float_input(node, a, b, 1)
+    if n < 0:
+        raise ConversionError(f"polygamma takes n >= 0, not {n}.")
+    if n == 0:
+        return [digamma_of(b, x, c)]
+    factor = (-1) ** (n + 1) * math.factorial(n)
+    return [b.Multiply(c(float(factor)), hurwitz_zeta(b, c(float(n + 1)), x, c))]
+
+
+@aten("aten::mvlgamma", "aten::special_multigammaln")
+def mvlgamma(node, a, b):
+    """The multivariate log-gamma of dimension p: sum lgamma(x - j / 2) + p (p - 1) / 4 log(pi)."""
+    x, c = _float_input(node, a, b)
+    p = int(a.const("p"))
+    total = c(p * (p - 1) / 4 * math.log(math.pi))
+    for j in range(p):
+        total = b.Add(total, log_gamma(b, b.Subtract(x, c(j / 2)), c))
+    return [total]
+
+
+@aten("aten::special_zeta")
+def zeta(node, a, b):
+    """zeta(x, q): the Hurwitz zeta function (both arguments promoted to floating point)."""
+    et, (s, q) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        s, q = convert(b, s, "f32"), convert(b, q, "f32")
+    dtype = s.data.get_dtype()
+    return [hurwitz_zeta(b, s, q, lambda v: const(b, v, dtype))]
+
+
+# ---------------------------------------------------------------------------- error function family
+
+
+# Giles' single-precision approximation of erfinv in w = -log((1 - x)(1 + x)), two branches
+_ERFINV_LOW = [1.50140941, 0.246640727, -0.00417768164, -0.00125372503, 0.00021858087, -4.39150654e-06,
+               -3.5233877e-06, 3.43273939e-07, 2.81022636e-08]
+_ERFINV_HIGH = [2.83297682, 1.00167406, 0.00943887047, -0.0076224613, 0.00573950773, -0.00367342844,
+                0.00134934322, 0.000100950558, -0.000200214257]
+
+
+def inverse_erf(b, y, c):
+    """erfinv(y): Giles' approximation polished by one Newton step; +-inf at +-1, NaN beyond."""
+    w = b.Negative(b.Log(b.Multiply(b.Subtract(c(1), y), b.Add(c(1), y))))
+    low = _polynomial(b, b.Subtract(w, c(2.5)), _ERFINV_LOW, c)
+    high = _polynomial(b, b.Subtract(b.Sqrt(w), c(3.0)), _ERFINV_HIGH, c)
+    x = b.Multiply(b.Select(b.Less(w, c(5.0)), low, high), y)
+    derivative = b.Multiply(c(2 / math.sqrt(math.pi)), b.Exp(b.Negative(b.Multiply(x, x))))
+    x = b.Subtract(x, b.Divide(b.Subtract(b.Erf(x), y), derivative))
+    magnitude = b.Abs(y)
+    x = b.Select(b.Equal(magnitude, c(1)), b.Multiply(y, c(np.inf)), x)
+    return b.Select(b.Greater(magnitude, c(1)), c(np.nan), x)
+
+
+def scaled_erfc(b, x, c):
+    """erfcx(x) = exp(x^2) erfc(x): exp(x^2)(1 - erf(x)) for 0 <= x < ERFCX_SWITCH, the continued
+    fraction 1 / (sqrt(pi) (x + (1/2) / (x + 1 / (x + (3/2) / (x + ...))))) above, and
+    2 exp(x^2) - erfcx(-x) for negative x."""
+    u = b.Abs(x)
+    direct = b.Multiply(b.Exp(b.Multiply(u, u)), b.Subtract(c(1), b.Erf(u)))
+    v = b.Maximum(u, c(ERFCX_SWITCH))
+    t = v
+    for k in range(CF_DEPTH, 0, -1):
+        t = b.Add(v, b.Divide(c(k / 2), t))
+    fraction = b.Divide(c(1 / math.sqrt(math.pi)), t)
+    positive = b.Select(b.Less(u, c(ERFCX_SWITCH)), direct, fraction)
+    return b.Select(b.Less(x, c(0)), b.Subtract(b.Multiply(c(2), b.Exp(b.Multiply(x, x))), positive), positive)
+
+
+def _upper_tail(b, u, c):
+    """0.5 erfc(u / sqrt(2)) for u >= 0 (the normal distribution's upper tail), without
+    cancellation."""
+    v = b.Multiply(u, c(1 / math.sqrt(2)))
+    return b.Multiply(c(0.5), b.Multiply(scaled_erfc(b, v, c), b.Exp(b.Negative(b.Multiply(v, v)))))
+
+
+@aten("aten::erfinv", "aten::special_erfinv")
+def erfinv(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [inverse_erf(b, x, c)]
+
+
+@aten("aten::special_erfcx")
+def erfcx(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [scaled_erfc(b, x, c)]
+
+
+@aten("aten::special_ndtr")
+def ndtr(node, a, b):
+    """The standard normal distribution function: the upper tail of -x, or 1 minus that of x."""
+    x, c = _float_input(node, a, b)
+    tail = _upper_tail(b, b.Abs(x), c)
+    return [b.Select(b.Less(x, c(0)), tail, b.Subtract(c(1), tail))]
+
+
+@aten("aten::special_ndtri")
+def ndtri(node, a, b):
+    """The inverse of ndtr: sqrt(2) erfinv(2p - 1)."""
+    p, c = _float_input(node, a, b)
+    return [b.Multiply(c(math.sqrt(2)), inverse_erf(b, b.Subtract(b.Multiply(c(2), p), c(1)), c))]
+
+
+@aten("aten::special_log_ndtr")
+def log_ndtr(node, a, b):
+    """log ndtr(x): log(0.5 erfcx(-x / sqrt 2)) - x^2 / 2 for x < 0, log1p(-upper tail) above."""
+    x, c = _float_input(node, a, b)
+    v = b.Multiply(b.Negative(x), c(1 / math.sqrt(2)))
+    below = b.Subtract(b.Log(b.Multiply(c(0.5), scaled_erfc(b, v, c))), b.Multiply(c(0.5), b.Multiply(x, x)))
+    tail = _upper_tail(b, b.Maximum(x, c(0)), c)
+    above = b.Log(b.Subtract(c(1), tail))
+    return [b.Select(b.Less(x, c(0)), below, above)]
+
+
+# ---------------------------------------------------------------------------- Bessel functions
+
+
+def _asymptotic_coefficients(order: int, count: int) -> list[float]:
+    """a_k of I_order(x) ~ e^x / sqrt(2 pi x) sum (-1)^k a_k / x^k: prod (4 order^2 - (2j - 1)^2)
+    / (k! 8^k), with the (-1)^k folded in."""
+    values, a = [1.0], 1.0
+    for k in range(1, count):
+        a *= (4 * order * order - (2 * k - 1) ** 2) / (k * 8)
+        values.append((-1) ** k * a)
+    return values
+
+
+def bessel_i(b, x, c, order: int, scaled: bool):
+    """I_order(x) (order 0 or 1; ``scaled``: times exp(-|x|)): the power series
+    sum (x/2)^(2k + order) / (k! (k + order)!) up to |x| = BESSEL_SWITCH, the asymptotic
+    expansion above; I_1 is odd."""
+    u = b.Abs(x)
+    small = b.Minimum(u, c(BESSEL_SWITCH))
+    y = b.Multiply(c(0.25), b.Multiply(small, small))
+    term = c(1.0) if order == 0 else b.Multiply(c(0.5), small)
+    total = term
+    for k in range(1, SERIES_TERMS):
+        term = b.Multiply(term, b.Divide(y, c(float(k * (k + order)))))
+        total = b.Add(total, term)
+    if scaled:
+        total = b.Multiply(total, b.Exp(b.Negative(small)))
+    large = b.Maximum(u, c(BESSEL_SWITCH))
+    expansion = _polynomial(b, b.Divide(c(1), large), _asymptotic_coefficients(order, 10), c)
+    expansion = b.Divide(expansion, b.Sqrt(b.Multiply(c(2 * math.pi), large)))
+    if not scaled:
+        expansion = b.Multiply(expansion, b.Exp(large))
+    result = b.Select(b.LessEqual(u, c(BESSEL_SWITCH)), total, expansion)
+    return b.Multiply(result, b.Sign(x)) if order == 1 else result
+
+
+@aten("aten::i0", "aten::special_i0", "aten::special_modified_bessel_i0")
+def i0(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [bessel_i(b, x, c, 0, scaled=False)]
+
+
+@aten("aten::special_i0e")
+def i0e(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [bessel_i(b, x, c, 0, scaled=True)]
+
+
+@aten("aten::special_i1", "aten::special_modified_bessel_i1")
+def i1(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [bessel_i(b, x, c, 1, scaled=False)]
+
+
+@aten("aten::special_i1e")
+def i1e(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [bessel_i(b, x, c, 1, scaled=True)]
+
+
+@aten("aten::special_spherical_bessel_j0")
+def spherical_bessel_j0(node, a, b):
+    """sin(x) / x, 1 at 0."""
+    x, c = _float_input(node, a, b)
+    return [b.Select(b.Equal(x, c(0)), c(1), b.Divide(b.Sin(x), x))]
+
+
+# ---------------------------------------------------------------------------- other functions
+
+
+@aten("aten::sinc", "aten::special_sinc")
+def sinc(node, a, b):
+    """sin(pi x) / (pi x), 1 at 0."""
+    x, c = _float_input(node, a, b)
+    pi_x = b.Multiply(x, c(math.pi))
+    return [b.Select(b.Equal(x, c(0)), c(1), b.Divide(b.Sin(pi_x), pi_x))]
+
+
+@aten("aten::special_entr")
+def entr(node, a, b):
+    """-x log x for x > 0, 0 at 0, -inf for x < 0 (NaN stays)."""
+    x, c = _float_input(node, a, b)
+    value = b.Negative(b.Multiply(x, b.Log(x)))
+    value = b.Select(b.Equal(x, c(0)), c(0), value)
+    return [b.Select(b.Less(x, c(0)), c(-np.inf), value)]
+
+
+def _x_log(node, a, b, log1p: bool):
+    """x * log(y) (log1p(y)), 0 where x is 0 unless y is NaN."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        x, y = convert(b, x, "f32"), convert(b, y, "f32")
+    dtype = x.data.get_dtype()
+    c = lambda v: const(b, v, dtype)  # noqa: E731
+    log = b.Log(b.Add(y, c(1))) if log1p else b.Log(y)
+    value = b.Select(b.Equal(x, c(0)), c(0), b.Multiply(x, log))
+    return b.Select(b.IsNaN(y), y, value)
+
+
+@aten("aten::xlogy", "aten::special_xlogy")
+def xlogy(node, a, b):
+    return [_x_log(node, a, b, log1p=False)]
+
+
+@aten("aten::special_xlog1py")
+def xlog1py(node, a, b):
+    return [_x_log(node, a, b, log1p=True)]
+
+
+# ---------------------------------------------------------------------------- orthogonal polynomials
+
+
+def _two_x(b, x, c):
+    return b.Multiply(c(2), x)
+
+
+def _shifted(b, x, c):
+    return b.Subtract(b.Multiply(c(2), x), c(1))
+
+
+# op -> (argument map, p1(t), next(t, k, p_k, p_k-1)) with t the mapped argument
+_CHEBYSHEV_NEXT = (lambda b, t, k, p, q, c: b.Subtract(b.Multiply(_two_x(b, t, c), p), q))
+POLYNOMIALS = {
+    "chebyshev_polynomial_t": (None, lambda b, t, c: t, _CHEBYSHEV_NEXT),
+    "chebyshev_polynomial_u": (None, _two_x, _CHEBYSHEV_NEXT),
+    "chebyshev_polynomial_v": (None, lambda b, t, c: b.Subtract(_two_x(b, t, c), c(1)), _CHEBYSHEV_NEXT),
+    "chebyshev_polynomial_w": (None, lambda b, t, c: b.Add(_two_x(b, t, c), c(1)), _CHEBYSHEV_NEXT),
+    "hermite_polynomial_h": (None, _two_x, lambda b, t, k, p, q, c: b.Subtract(
+        b.Multiply(_two_x(b, t, c), p), b.Multiply(b.Multiply(c(2), k), q))),
+    "hermite_polynomial_he": (None, lambda b, t, c: t, lambda b, t, k, p, q, c: b.Subtract(
+        b.Multiply(t, p), b.Multiply(k, q))),
+    "laguerre_polynomial_l": (None, lambda b, t, c: b.Subtract(c(1), t), lambda b, t, k, p, q, c: b.Divide(
+        b.Subtract(b.Multiply(b.Subtract(b.Add(b.Multiply(c(2), k), c(1)), t), p), b.Multiply(k, q)),
+        b.Add(k, c(1)))),
+    "legendre_polynomial_p": (None, lambda b, t, c: t, lambda b, t, k, p, q, c: b.Divide(
+        b.Subtract(b.Multiply(b.Multiply(b.Add(b.Multiply(c(2), k), c(1)), t), p), b.Multiply(k, q)),
+        b.Add(k, c(1)))),
+}
+for _name in ("t", "u", "v", "w"):
+    _, _first, _next = POLYNOMIALS[f"chebyshev_polynomial_{_name}"]
+    POLYNOMIALS[f"shifted_chebyshev_polynomial_{_name}"] = (_shifted, _first, _next)
+
+
+@aten(*[f"aten::special_{name}" for name in POLYNOMIALS])
+def orthogonal_polynomial(node, a, b):
+    """p_n(x) of the classical orthogonal polynomials for integer n (truncated; 0 for n < 0):
+    p_0 = 1 and p_1 by formula, p_(k+1) from p_k and p_(k-1) in a Loop of max(n) - 1 steps that
+    keeps each element's p_n."""
+    mapping, first, step = POLYNOMIALS[node.fw_op[len("aten::special_"):]]
+    et, (x, n) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        x = convert(b, x, "f32")
+    dtype = x.data.get_dtype()
+    c = lambda v: const(b, v, dtype)  # noqa: E731
+    degree = convert(b, n, "i64")
+    shape = b.ShapeOf(b.Add(x, convert(b, degree, dtype)))
+    x, degree = b.Broadcast(x, shape, mode="numpy"), b.Broadcast(degree, shape, mode="numpy")
+    t = mapping(b, x, c) if mapping else x
+    p0, p1 = b.Broadcast(c(1), shape, mode="numpy"), first(b, t, c)
+    result = b.Select(b.Equal(degree, np.int64(0)), p0, b.Select(b.Equal(degree, np.int64(1)), p1, c(0)))
+    top = b.ReduceMax(b.Reshape(degree, i64([-1]), special_zero=False), i64(0), keep_dims=False)
+    trip = b.Maximum(b.Subtract(b.Maximum(top, np.int64(1)), np.int64(1)), np.int64(0))
+
+    def iteration(bb, i, carried, invariant):
+        prev, cur, res = carried
+        tt, deg = invariant
+        cc = lambda v: const(bb, v, dtype)  # noqa: E731
+        k = bb.Add(bb.Convert(i, destination_type=dtype), cc(1))        # degree of cur
+        nxt = step(bb, tt, k, cur, prev, cc)
+        res = bb.Select(bb.Equal(deg, bb.Add(i, np.int64(2))), nxt, res)
+        return [cur, nxt, res]
+    _, _, result = column_loop(b, node, trip, [p0, p1, result], [t, degree], iteration, "recurrence")
+    return [result]

@@ -1,0 +1,52 @@
+"""Layer tests of the ATen loss functions (extensions/front/pytorch/losses.py) through each
+capture path."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.utils.torch_models import PATHS, check_module
+
+torch.manual_seed(0)
+
+
+class ClassLosses(torch.nn.Module):
+    """cross entropy of class indices (weights, ignore_index, label smoothing, unbatched, spatial)
+    and of probabilities, nll_loss, multi_margin_loss."""
+
+    def forward(self, x, t, p, w, img, img_t):
+        return F.cross_entropy(x, t), F.cross_entropy(x, t, weight=w, reduction="sum"), \
+            F.cross_entropy(x, t, ignore_index=1, reduction="none"), F.cross_entropy(x, t, label_smoothing=0.2), \
+            F.cross_entropy(x, t, weight=w, label_smoothing=0.1), F.cross_entropy(x[0], t[0]), \
+            F.cross_entropy(x, p), F.cross_entropy(x, p, weight=w, label_smoothing=0.3, reduction="none"), \
+            F.cross_entropy(img, img_t), F.nll_loss(F.log_softmax(x, 1), t, weight=w), \
+            F.nll_loss(F.log_softmax(img, 1), img_t, reduction="none"), F.multi_margin_loss(x, t), \
+            F.multi_margin_loss(x, t, p=2, margin=0.5, weight=w, reduction="sum")
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_class_losses(path, tmp_path):
+    x, t = torch.randn(4, 5), torch.tensor([0, 3, 1, 4])
+    inputs = (x, t, torch.softmax(torch.randn(4, 5), 1), torch.rand(5), torch.randn(2, 5, 3, 3),
+              torch.randint(0, 5, (2, 3, 3)))
+    check_module(ClassLosses(), inputs, tmp_path, path)
+
+
+class BinaryAndRegressionLosses(torch.nn.Module):
+    def forward(self, x, y, prob, target, sign):
+        return F.binary_cross_entropy_with_logits(x, target), \
+            F.binary_cross_entropy_with_logits(x, target, weight=y.abs(), pos_weight=torch.tensor([1.0, 2, 3, 4]),
+                                               reduction="none"), \
+            F.binary_cross_entropy(prob, target), F.mse_loss(x, y), F.l1_loss(x, y, reduction="sum"), \
+            F.smooth_l1_loss(x, y, beta=0.5), F.huber_loss(x, y, delta=0.7, reduction="none"), \
+            F.kl_div(F.log_softmax(x, 1), prob, reduction="batchmean"), F.kl_div(x, y, log_target=True), \
+            F.soft_margin_loss(x, sign), F.hinge_embedding_loss(x, sign, margin=0.5), \
+            F.margin_ranking_loss(x, y, sign, margin=0.1), F.poisson_nll_loss(x, prob), \
+            F.poisson_nll_loss(prob, target * 3, log_input=False, full=True), \
+            F.cosine_embedding_loss(x, y, sign[:, 0]), F.triplet_margin_loss(x, y, prob, swap=True)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_binary_and_regression_losses(path, tmp_path):
+    inputs = (torch.randn(3, 4) * 3, torch.randn(3, 4), torch.rand(3, 4), torch.rand(3, 4),
+              torch.tensor([[1.0, -1, 1, -1], [-1, -1, 1, 1], [1, 1, 1, -1]]))
+    check_module(BinaryAndRegressionLosses(), inputs, tmp_path, path)
