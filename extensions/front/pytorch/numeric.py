@@ -35,6 +35,7 @@ def hypot(node, a, b):
     high, low = b.Maximum(u, v), b.Minimum(u, v)
     ratio = b.Divide(low, b.Select(b.Equal(high, c(0)), c(1), high))
     value = b.Multiply(high, b.Sqrt(b.Add(c(1), b.Multiply(ratio, ratio))))
+    value = b.Select(b.LogicalOr(b.IsNaN(x), b.IsNaN(y)), c(np.nan), value)
     return [b.Select(b.LogicalOr(b.IsInf(x), b.IsInf(y)), c(np.inf), value)]
 
 
@@ -59,13 +60,15 @@ def signbit(node, a, b):
 
 @aten("aten::heaviside")
 def heaviside(node, a, b):
-    """0 where x < 0, ``values`` where x == 0, 1 where x > 0 (NaN stays), in the promoted type."""
+    """``values`` where x == 0, else 1 where x > 0 and 0 otherwise (NaN too), in the promoted type."""
     et, (x, values) = promoted(a, (0, 1), b)
     zero, one = const(b, 0, et), const(b, 1, et)
     if et == "boolean":
         return [b.Select(x, one, values)]
-    step = b.Select(b.Equal(x, zero), values, b.Select(b.Greater(x, zero), one, zero))
-    return [b.Select(b.IsNaN(x), x, step) if is_float_type(et) else step]
+    positive = b.Greater(x, zero)
+    if is_float_type(et):       # (the CPU plugin's Greater is true for NaN)
+        positive = b.LogicalAnd(positive, b.LogicalNot(b.IsNaN(x)))
+    return [b.Select(b.Equal(x, zero), values, b.Select(positive, one, zero))]
 
 
 @aten("aten::ldexp")
@@ -125,8 +128,8 @@ def logit(node, a, b):
     et = x.data.get_dtype()
     c = lambda v: const(b, v, et)  # noqa: E731
     eps = a.const("eps", None) if a.has("eps") else None
-    if eps is not None:
-        x = b.Minimum(b.Maximum(x, c(eps)), c(1 - eps))
+    if eps is not None:      # NaN stays NaN
+        x = b.Select(b.IsNaN(x), x, b.Minimum(b.Maximum(x, c(eps)), c(1 - eps)))
     return [b.Log(b.Divide(x, b.Subtract(c(1), x)))]
 
 

@@ -22,6 +22,7 @@ from mo.errors import ConversionError
 from mo.graph.building import i64
 
 SHIFT = 8           # the argument is moved up by this much before an asymptotic series
+ZETA_START = 9.0    # the Hurwitz zeta's tail is taken from here on
 SERIES_TERMS = 30   # terms of the Bessel power series (|x| <= BESSEL_SWITCH)
 BESSEL_SWITCH = 15.0
 ERFCX_SWITCH = 2.0  # erfcx by exp(x^2) erfc(x) below, by a continued fraction above
@@ -98,13 +99,22 @@ def digamma_of(b, x, c):
     return b.Select(b.Equal(x, c(0)), c(-np.inf), result)
 
 
-def hurwitz_zeta(b, s, q, c):
-    """zeta(s, q) = sum over k >= 0 of (q + k)^-s: SHIFT terms summed, the rest by the
-    Euler-Maclaurin formula at z = q + SHIFT; inf at s == 1, NaN for s < 1."""
-    total = c(0)
-    for k in range(SHIFT):
-        total = b.Add(total, b.Power(b.Add(q, c(k)), b.Negative(s)))
-    z = b.Add(q, c(SHIFT))
+def hurwitz_zeta(node, b, s, q, c):
+    """zeta(s, q) = sum over k >= 0 of (q + k)^-s: the first T terms summed in a Loop, T the
+    smallest count that brings every q + T to at least ZETA_START (at least SHIFT terms), the rest
+    by the Euler-Maclaurin formula at z = q + T; inf at s == 1, NaN for s < 1."""
+    dtype = q.data.get_dtype()
+    lowest = b.ReduceMin(b.Reshape(q, i64([-1]), special_zero=False), i64(0), keep_dims=False)
+    count = convert(b, b.Ceiling(b.Subtract(c(ZETA_START), b.Minimum(lowest, c(ZETA_START)))), "i64")
+    count = b.Maximum(count, np.int64(SHIFT))
+    s, q = b.Broadcast(s, b.ShapeOf(b.Add(s, q)), mode="numpy"), b.Broadcast(q, b.ShapeOf(b.Add(s, q)), mode="numpy")
+
+    def term(bb, k, carried, invariant):
+        (total,), (ss, qq) = carried, invariant
+        shift = bb.Convert(k, destination_type=dtype)
+        return [bb.Add(total, bb.Power(bb.Add(qq, shift), bb.Negative(ss)))]
+    (total,) = column_loop(b, node, count, [b.Multiply(q, c(0))], [s, q], term, "zeta_terms")
+    z = b.Add(q, convert(b, count, dtype))
     z_pow = b.Power(z, b.Negative(s))                               # z^-s
     total = b.Add(total, b.Divide(b.Multiply(z_pow, z), b.Subtract(s, c(1))))
     total = b.Add(total, b.Multiply(c(0.5), z_pow))
@@ -141,7 +151,7 @@ def polygamma(node, a, b):
     if n == 0:
         return [digamma_of(b, x, c)]
     factor = (-1) ** (n + 1) * math.factorial(n)
-    return [b.Multiply(c(float(factor)), hurwitz_zeta(b, c(float(n + 1)), x, c))]
+    return [b.Multiply(c(float(factor)), hurwitz_zeta(node, b, c(float(n + 1)), x, c))]
 
 
 @aten("aten::mvlgamma", "aten::special_multigammaln")
@@ -162,7 +172,7 @@ def zeta(node, a, b):
     if not is_float_type(et):
         s, q = convert(b, s, "f32"), convert(b, q, "f32")
     dtype = s.data.get_dtype()
-    return [hurwitz_zeta(b, s, q, lambda v: const(b, v, dtype))]
+    return [hurwitz_zeta(node, b, s, q, lambda v: const(b, v, dtype))]
 
 
 # ---------------------------------------------------------------------------- error function family
@@ -261,18 +271,24 @@ def _asymptotic_coefficients(order: int, count: int) -> list[float]:
     return values
 
 
-def bessel_i(b, x, c, order: int, scaled: bool):
+def bessel_i(node, b, x, c, order: int, scaled: bool):
     """I_order(x) (order 0 or 1; ``scaled``: times exp(-|x|)): the power series
     sum (x/2)^(2k + order) / (k! (k + order)!) up to |x| = BESSEL_SWITCH, the asymptotic
     expansion above; I_1 is odd."""
     u = b.Abs(x)
     small = b.Minimum(u, c(BESSEL_SWITCH))
     y = b.Multiply(c(0.25), b.Multiply(small, small))
-    term = c(1.0) if order == 0 else b.Multiply(c(0.5), small)
-    total = term
-    for k in range(1, SERIES_TERMS):
-        term = b.Multiply(term, b.Divide(y, c(float(k * (k + order)))))
-        total = b.Add(total, term)
+    first = b.Add(b.Multiply(y, c(0)), c(1)) if order == 0 else b.Multiply(c(0.5), small)    # y^0 / 0! 0!
+    dtype = y.data.get_dtype()
+
+    def step(bb, k, carried, invariant):
+        # in a Loop: as one long chain of elementwise ops the CPU plugin runs out of registers
+        term, total = carried
+        (yy,) = invariant
+        kk = bb.Add(bb.Convert(k, destination_type=dtype), const(bb, 1, dtype))
+        term = bb.Multiply(term, bb.Divide(yy, bb.Multiply(kk, bb.Add(kk, const(bb, order, dtype)))))
+        return [term, bb.Add(total, term)]
+    _, total = column_loop(b, node, b.const(np.int64(SERIES_TERMS - 1)), [first, first], [y], step, "series")
     if scaled:
         total = b.Multiply(total, b.Exp(b.Negative(small)))
     large = b.Maximum(u, c(BESSEL_SWITCH))
@@ -287,25 +303,25 @@ def bessel_i(b, x, c, order: int, scaled: bool):
 @aten("aten::i0", "aten::special_i0", "aten::special_modified_bessel_i0")
 def i0(node, a, b):
     x, c = _float_input(node, a, b)
-    return [bessel_i(b, x, c, 0, scaled=False)]
+    return [bessel_i(node, b, x, c, 0, scaled=False)]
 
 
 @aten("aten::special_i0e")
 def i0e(node, a, b):
     x, c = _float_input(node, a, b)
-    return [bessel_i(b, x, c, 0, scaled=True)]
+    return [bessel_i(node, b, x, c, 0, scaled=True)]
 
 
 @aten("aten::special_i1", "aten::special_modified_bessel_i1")
 def i1(node, a, b):
     x, c = _float_input(node, a, b)
-    return [bessel_i(b, x, c, 1, scaled=False)]
+    return [bessel_i(node, b, x, c, 1, scaled=False)]
 
 
 @aten("aten::special_i1e")
 def i1e(node, a, b):
     x, c = _float_input(node, a, b)
-    return [bessel_i(b, x, c, 1, scaled=True)]
+    return [bessel_i(node, b, x, c, 1, scaled=True)]
 
 
 @aten("aten::special_spherical_bessel_j0")
