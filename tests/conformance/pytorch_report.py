@@ -167,8 +167,9 @@ def render(rows: dict[str, dict]) -> str:
            "| operator | mo translator | cases passed | cases holding it |", "|---|---|---|---|"]
     for op in core:
         qualified = f"aten::{op}"
-        md.append(f"| `{qualified}` | {'yes' if qualified in registered else 'no'} | {seen[qualified]['pass']} | "
-                  f"{seen[qualified]['cases']} |")
+        converts = "yes" if qualified in registered else \
+            "training only (a gradient)" if op.endswith("_backward") else "no"
+        md.append(f"| `{qualified}` | {converts} | {seen[qualified]['pass']} | {seen[qualified]['cases']} |")
 
     refused = {op: entry for op, entry in openvino["ops"].items()
                if any(isinstance(v, dict) and v.get("refused, mo passes") for v in entry.values())}

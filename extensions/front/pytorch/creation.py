@@ -17,7 +17,8 @@ from mo.graph.building import as_scalar, convert, i64, int_list_port, norm_axis,
 FIXED_TYPES = {"aten::float": "f32", "aten::double": "f64", "aten::half": "f16", "aten::long": "i64",
                "aten::int": "i32", "aten::short": "i16", "aten::char": "i8", "aten::byte": "u8",
                "aten::bool": "boolean", "aten::bfloat16": "bf16", "aten::Int": "i64", "aten::Float": "f32",
-               "aten::Bool": "boolean", "aten::IntImplicit": "i64", "aten::FloatImplicit": "f32"}
+               "aten::Bool": "boolean", "aten::IntImplicit": "i64", "aten::FloatImplicit": "f32",
+               "aten::chalf": "complex32", "aten::cfloat": "complex64", "aten::cdouble": "complex128"}
 # operations that give their input's values: copies, views for layout, dropout at inference
 IDENTITIES = ("aten::contiguous", "aten::clone", "aten::detach", "aten::alias", "aten::lift_fresh",
               "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",

@@ -67,12 +67,12 @@ def select(node, a, b):
 # ---------------------------------------------------------------------------- advanced indexing
 
 
-def _index_tensors(b, a, node) -> list[tuple[int, Port]]:
-    """(dim, integer index tensor) pairs of aten::index / index_put indices; a boolean mask over
-    dims d..d+k-1 becomes k index tensors (its nonzero coordinates)."""
+def _index_tensors(b, a, node, key=1) -> list[tuple[int, Port]]:
+    """(dim, integer index tensor) pairs of aten::index / index_put indices (argument ``key``); a
+    boolean mask over dims d..d+k-1 becomes k index tensors (its nonzero coordinates)."""
     result = []
     dim = 0
-    for item in a.tensors(1):
+    for item in a.tensors(key):
         if item is None:
             dim += 1
             continue
@@ -100,19 +100,16 @@ def _stacked(b, x, pairs) -> tuple[Port, Port]:
     return target, stacked
 
 
-@aten("aten::index", "aten::_unsafe_index")
-def index(node, a, b):
-    """x[indices]: one index tensor is a Gather; several broadcast together and gather with
-    GatherND over the indexed dims moved to the front; the result dims go where PyTorch puts
-    them (in place of adjacent indexed dims, else in front)."""
-    x = a.tensor(0)
+def _indexed(node, b, x, pairs):
+    """x[indices] of (dim, index tensor) pairs: one index tensor is a Gather; several broadcast
+    together and gather with GatherND over the indexed dims moved to the front; the result dims
+    go where PyTorch puts them (in place of adjacent indexed dims, else in front)."""
     rank = rank_of(x, node)
-    pairs = _index_tensors(b, a, node)
     if not pairs:
-        return [x]
+        return x
     if len(pairs) == 1:
         dim, indices = pairs[0]
-        return [b.Gather(x, indices, b.const(np.int64(dim)))]
+        return b.Gather(x, indices, b.const(np.int64(dim)))
     dims = [d for d, _ in pairs]
     rest = [d for d in range(rank) if d not in dims]
     moved = b.Transpose(x, i64(dims + rest)) if dims + rest != list(range(rank)) else x
@@ -120,18 +117,36 @@ def index(node, a, b):
     gathered = b.GatherND(moved, stacked, batch_dims=0)
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
     if not adjacent or dims[0] == 0:
-        return [gathered]
+        return gathered
     # [B..., before..., after...] -> [before..., B..., after...]
     bcast = rank_of(target, node)
     before = dims[0]
     order = list(range(bcast, bcast + before)) + list(range(bcast)) + list(range(bcast + before, bcast + len(rest)))
-    return [b.Transpose(gathered, i64(order))]
+    return b.Transpose(gathered, i64(order))
+
+
+@aten("aten::index", "aten::_unsafe_index")
+def index(node, a, b):
+    """x[indices] (see ``_indexed``)."""
+    return [_indexed(node, b, a.tensor(0), _index_tensors(b, a, node))]
+
+
+def _scattered(node, b, x, pairs, values, accumulate: bool):
+    """x with ``values`` written (added) at the index tensors of the leading dims: ScatterNDUpdate
+    of the values broadcast to the indexed slices."""
+    dims = [d for d, _ in pairs]
+    if dims != list(range(len(dims))):
+        raise ConversionError(f"index_put on dims {dims} (not the leading ones) is not supported.")
+    target, stacked = _stacked(b, x, pairs)
+    slice_shape = b.Concat(shape_of(b, target), dims_slice(b, shape_of(b, x), len(dims), rank_of(x, node)), axis=0)
+    updates = b.Broadcast(values, slice_shape, mode="numpy")
+    return b.ScatterNDUpdate(x, stacked, updates, reduction="sum" if accumulate else "none")
 
 
 @aten("aten::index_put")
 def index_put(node, a, b):
     """index_put(indices, values, accumulate): a boolean mask of x's shape is a Select; index
-    tensors of the leading dims scatter the (broadcast) values with ScatterNDUpdate."""
+    tensors of the leading dims scatter the (broadcast) values (see ``_scattered``)."""
     x = a.tensor(0)
     values = convert(b, a.tensor("values"), x.data.get_dtype())
     accumulate = bool(a.const("accumulate", False))
@@ -139,14 +154,39 @@ def index_put(node, a, b):
     if len(items) == 1 and items[0] is not None and items[0].data.get_dtype() == "boolean" \
             and items[0].data.get_rank() == x.data.get_rank() and values.data.get_rank() == 0 and not accumulate:
         return [b.Select(items[0], values, x)]
-    pairs = _index_tensors(b, a, node)
-    dims = [d for d, _ in pairs]
-    if dims != list(range(len(dims))):
-        raise ConversionError(f"index_put on dims {dims} (not the leading ones) is not supported.")
-    target, stacked = _stacked(b, x, pairs)
-    slice_shape = b.Concat(shape_of(b, target), dims_slice(b, shape_of(b, x), len(dims), rank_of(x, node)), axis=0)
-    updates = b.Broadcast(values, slice_shape, mode="numpy")
-    return [b.ScatterNDUpdate(x, stacked, updates, reduction="sum" if accumulate else "none")]
+    return [_scattered(node, b, x, _index_tensors(b, a, node), values, accumulate)]
+
+
+def _clamped_indices(node, b, a, x):
+    """The index tensors of argument 2 (``indices``) clamped into [-size, size - 1] of their dims:
+    the _unsafe_masked forms read them only where the mask is set."""
+    pairs = []
+    for d, p in _index_tensors(b, a, node, 2):
+        size = dim_size(b, x, d)
+        pairs.append((d, b.Minimum(b.Maximum(p, b.Negative(size)), b.Subtract(size, np.int64(1)))))
+    return pairs
+
+
+@aten("aten::_unsafe_masked_index")
+def unsafe_masked_index(node, a, b):
+    """_unsafe_masked_index(self, mask, indices, fill): self[indices] where mask, else fill."""
+    x = a.tensor(0)
+    gathered = _indexed(node, b, x, _clamped_indices(node, b, a, x))
+    fill = convert(b, a.tensor("fill"), x.data.get_dtype())
+    return [b.Select(convert(b, a.tensor("mask"), "boolean"), gathered, fill)]
+
+
+@aten("aten::_unsafe_masked_index_put_accumulate")
+def unsafe_masked_index_put_accumulate(node, a, b):
+    """_unsafe_masked_index_put_accumulate(self, mask, indices, values): values added at indices
+    where mask (0 elsewhere)."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    values = convert(b, a.tensor("values"), et)
+    if et == "boolean":
+        raise ConversionError("_unsafe_masked_index_put_accumulate of booleans is not supported.")
+    values = b.Select(convert(b, a.tensor("mask"), "boolean"), values, const(b, 0, et))
+    return [_scattered(node, b, x, _clamped_indices(node, b, a, x), values, True)]
 
 
 # ---------------------------------------------------------------------------- gathers
@@ -248,27 +288,26 @@ def one_hot(node, a, b):
     return [b.OneHot(x, depth, b.const(np.int64(1)), b.const(np.int64(0)), axis=-1)]
 
 
-@aten("aten::nonzero")
+@aten("aten::nonzero", "aten::argwhere")
 def nonzero(node, a, b):
-    """[n, rank] coordinates (NonZero gives [rank, n]); a 0-d tensor gives [n, 0]."""
-    x = a.tensor(0)
+    """nonzero / argwhere: [n, rank] coordinates (see ``_coordinates``)."""
+    return [_coordinates(b, a.tensor(0))]
+
+
+def _coordinates(b, x):
+    """[n, rank] coordinates of the non-zero elements (NonZero gives [rank, n]); a 0-d tensor
+    gives [n, 0]."""
     if x.data.get_rank() == 0:
         count = dims_slice(b, b.ShapeOf(b.NonZero(_flat(b, x), output_type="i64")), 1, 2)
-        return [b.Broadcast(b.const(np.int64(0)), b.Concat(count, i64([0]), axis=0))]
-    return [b.Transpose(b.NonZero(x, output_type="i64"), i64(1, 0))]
-
-
-@aten("aten::argwhere")
-def argwhere(node, a, b):
-    """The [n, rank] coordinates of the non-zero elements (as nonzero)."""
-    return nonzero(node, a, b)
+        return b.Broadcast(b.const(np.int64(0)), b.Concat(count, i64([0]), axis=0))
+    return b.Transpose(b.NonZero(x, output_type="i64"), i64(1, 0))
 
 
 @aten("aten::nonzero_static")
 def nonzero_static(node, a, b):
     """nonzero(size, fill_value): the first ``size`` coordinate rows, rows of fill_value after
     the last one."""
-    coords = nonzero(node, a, b)[0]
+    coords = _coordinates(b, a.tensor(0))
     size = int(a.const("size"))
     fill = int(a.const("fill_value", -1))
     rank = rank_of(a.tensor(0), node)

@@ -166,3 +166,24 @@ def isin(node, a, b):
     if a.has("invert") and a.const("invert", False):
         found = b.LogicalNot(found)
     return [found]
+
+
+@aten("aten::isclose")
+def isclose(node, a, b):
+    """|x - y| <= atol + rtol |y|, or x == y (equal infinities); NaNs equal only with equal_nan
+    (integers and booleans compared exactly when both tolerances are 0)."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    rtol, atol = float(a.const("rtol", 1e-5)), float(a.const("atol", 1e-8))
+    equal = b.Equal(x, y)
+    if et == "boolean":
+        return [equal]
+    if not is_float_type(et):
+        x, y = convert(b, x, "f32"), convert(b, y, "f32")
+        et = "f32"
+    c = lambda v: const(b, v, et)  # noqa: E731
+    close = b.LessEqual(b.Abs(b.Subtract(x, y)), b.Add(c(atol), b.Multiply(c(rtol), b.Abs(y))))
+    finite = b.LogicalAnd(b.IsFinite(x), b.IsFinite(y))
+    result = b.LogicalOr(equal, b.LogicalAnd(finite, close))
+    if a.const("equal_nan", False):
+        result = b.LogicalOr(result, b.LogicalAnd(b.IsNaN(x), b.IsNaN(y)))
+    return [result]

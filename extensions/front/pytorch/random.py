@@ -159,17 +159,26 @@ def bernoulli(node, a, b):
 @aten("aten::multinomial")
 def multinomial(node, a, b):
     """multinomial(self, num_samples, replacement=False): class indices drawn by the (unnormalized)
-    probabilities of each row; a 1-D input is one row."""
+    probabilities of each row; a 1-D input is one row. With replacement: Multinomial; without:
+    the num_samples largest of log(p) + Gumbel noise (the Gumbel-top-k draw, which samples
+    without replacement in proportion to p; OpenVINO's own draw repeats classes)."""
     probs = a.tensor(0)
     rank = rank_of(probs, node)
     if rank not in (1, 2):
         raise ConversionError(f"multinomial takes probabilities of rank 1 or 2, not {rank}.")
     rows = b.Unsqueeze(probs, i64(0)) if rank == 1 else probs
     count = convert(b, a.tensor("num_samples"), "i64")
-    y = b.Multinomial(rows, count, convert_type="i64", with_replacement=bool(a.const("replacement", False)),
-                      log_probs=False, op_seed=_seed(b))
-    # the CPU plugin compiles a Multinomial only when its output has one consumer ("incorrect
-    # number of output edges"), and it looks through Reshapes and Converts: Maximum with 0 (the
-    # indices are never negative) is that consumer, whose output can have any number
-    y = b.Maximum(y, b.const(np.int64(0)))
+    if bool(a.const("replacement", False)):
+        y = b.Multinomial(rows, count, convert_type="i64", with_replacement=True, log_probs=False, op_seed=_seed(b))
+        # the CPU plugin compiles a Multinomial only when its output has one consumer ("incorrect
+        # number of output edges"), and it looks through Reshapes and Converts: Maximum with 0
+        # (the indices are never negative) is that consumer, whose output can have any number
+        y = b.Maximum(y, b.const(np.int64(0)))
+    else:
+        weights = convert(b, rows, "f32")
+        draws = uniform(b, shape_of(b, weights), 0.0, 1.0, "f32")
+        gumbel = b.Negative(b.Log(b.Negative(b.Log(b.Subtract(const(b, 1.0, "f32"), draws)))))
+        keys = b.Add(b.Log(weights), gumbel)          # log 0 = -inf: never drawn
+        y = b.TopK(keys, b.Reshape(count, i64([]), special_zero=False), axis=1, mode="max", sort="value",
+                   index_element_type="i64")[1]
     return [b.Squeeze(y, i64(0)) if rank == 1 else y]

@@ -373,6 +373,13 @@ def _ascending(node, b, x, axis: int, nan_last: bool):
     return b.GatherElements(x, indices, axis=axis), indices
 
 
+def count_along(b, mask, axis: int):
+    """The number of set elements of ``mask`` along ``axis`` (kept as size 1), as i64: counted in
+    f32 and converted, because the CPU plugin gets an integer ReduceSum over a middle axis wrong
+    when integer arithmetic follows it."""
+    return convert(b, b.ReduceSum(convert(b, mask, "f32"), i64(axis), keep_dims=True), "i64")
+
+
 def _picked(b, values, indices, position, axis: int, keep: bool):
     """The elements at ``position`` along ``axis`` (a scalar, or one per slice with the axis kept
     as size 1)."""
@@ -413,10 +420,10 @@ def median(node, a, b):
     values, indices = _ascending(node, b, x, axis, nan_last=True)
     n = dim_size(b, x, axis)
     if node.fw_op == "aten::nanmedian" and is_float_type(x.data.get_dtype()):
-        valid = b.ReduceSum(convert(b, b.LogicalNot(b.IsNaN(x)), "i64"), i64(axis), keep_dims=True)
+        valid = count_along(b, b.LogicalNot(b.IsNaN(x)), axis)
         position = b.Divide(b.Maximum(b.Subtract(valid, np.int64(1)), np.int64(0)), np.int64(2))
     elif is_float_type(x.data.get_dtype()):
-        nans = b.ReduceSum(convert(b, b.IsNaN(x), "i64"), i64(axis), keep_dims=True)
+        nans = count_along(b, b.IsNaN(x), axis)
         middle = b.Divide(b.Subtract(n, np.int64(1)), np.int64(2))
         position = b.Select(b.Greater(nans, np.int64(0)), b.Subtract(n, nans), middle)
     else:
@@ -623,3 +630,32 @@ def trapezoid(node, a, b):
 def cumulative_trapezoid(node, a, b):
     areas, axis = _trapezoid_parts(node, a, b)
     return [b.CumSum(areas, np.int64(axis))]
+
+
+@aten("aten::mode")
+def mode(node, a, b):
+    """mode(dim=-1, keepdim): the most frequent value along ``dim`` (the smallest of equally
+    frequent ones) and the index of its last occurrence, from the counts of equal pairs."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    if rank == 0:
+        return [x, b.const(np.int64(0))]
+    axis = norm_axis(a.const("dim", -1), rank, node)
+    order = [d for d in range(rank) if d != axis] + [axis]
+    moved = b.Transpose(x, i64(order)) if order != list(range(rank)) else x
+    work = convert(b, moved, "i32") if et == "boolean" else moved
+    last = rank - 1
+    counts = b.Squeeze(count_along(b, b.Equal(b.Unsqueeze(work, i64(last + 1)), b.Unsqueeze(work, i64(last))),
+                                   last + 1), i64(last + 1))
+    frequent = b.Equal(counts, b.ReduceMax(counts, i64(last), keep_dims=True))
+    value = b.ReduceMin(b.Select(frequent, work, b.ReduceMax(work, i64(last), keep_dims=True)), i64(last),
+                        keep_dims=True)
+    positions = b.Range(np.int64(0), dim_size(b, work, last), np.int64(1), output_type="i64")
+    index = b.ReduceMax(b.Select(b.Equal(work, value), positions, np.int64(-1)), i64(last), keep_dims=False)
+    value = b.Squeeze(value, i64(last))
+    if et == "boolean":
+        value = convert(b, value, "boolean")
+    if _keep(a):
+        value, index = b.Unsqueeze(value, i64(axis)), b.Unsqueeze(index, i64(axis))
+    return [value, index]
