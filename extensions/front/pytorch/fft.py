@@ -18,6 +18,7 @@ from extensions.load.pytorch.arguments import aten, where
 from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
 from mo.graph.building import (
+    complex_conj,
     complex_rank,
     complex_view,
     convert,
@@ -43,7 +44,12 @@ TRANSFORMS = {
     "aten::fft_rfft2": ("rfft", [-2, -1]), "aten::fft_irfft2": ("irfft", [-2, -1]),
     "aten::fft_fftn": ("fft", "all"), "aten::fft_ifftn": ("ifft", "all"),
     "aten::fft_rfftn": ("rfft", "all"), "aten::fft_irfftn": ("irfft", "all"),
+    "aten::fft_hfft": ("hfft", None), "aten::fft_ihfft": ("ihfft", None),
+    "aten::fft_hfft2": ("hfft", [-2, -1]), "aten::fft_ihfft2": ("ihfft", [-2, -1]),
+    "aten::fft_hfftn": ("hfft", "all"), "aten::fft_ihfftn": ("ihfft", "all"),
 }
+# the Hermitian transforms are the real ones of the conjugate, with the dual normalization
+_DUAL_NORMS = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
 NORMS = ("backward", "forward", "ortho")
 
 
@@ -99,6 +105,17 @@ def _float(b: OpBuilder, x: Port) -> Port:
     return x if is_complex(x) or x.data.get_dtype() in ("f16", "bf16", "f32", "f64") else convert(b, x, "f32")
 
 
+def _forward(node, b, x, kind: str, dims, sizes, norm):
+    """fft / ifft / rfft of ``x`` along ``dims``, each cropped or padded to its signal size."""
+    given = [(d, s) for d, s in zip(dims, sizes) if s is not None]
+    if given:
+        x = fit_dims(b, x, [d for d, _ in given], [s for _, s in given])
+    if kind != "rfft":
+        x = to_complex(b, x)
+    y = spectral(b, {"fft": "DFT", "ifft": "IDFT", "rfft": "RDFT"}[kind], x, i64(dims), complex_out=True)
+    return normalized(b, y, _count(b, x, dims), norm, kind == "ifft")
+
+
 @complex_aten(*TRANSFORMS)
 def transform(node, a, b):
     """fft / ifft: DFT / IDFT of the input (a real one gets a zero imaginary part); rfft: RDFT of
@@ -109,17 +126,20 @@ def transform(node, a, b):
     x = _float(b, a.tensor("self"))
     dims, sizes = _dims_and_sizes(node, a, x)
     norm = a.const("norm", None)
+    if kind in ("hfft", "ihfft"):       # hfft(x) = irfft(conj(x)), ihfft(x) = conj(rfft(x)), dual norms
+        if kind == "ihfft" and is_complex(x):
+            raise ConversionError(f"{where(node)} takes a real input, not a complex one.")
+        norm = _DUAL_NORMS[norm]
+        if kind == "hfft":
+            x = complex_conj(b, to_complex(b, x))
+            kind = "irfft"
+        else:
+            return [complex_conj(b, _forward(node, b, x, "rfft", dims, sizes, norm))]
     axes = i64(dims)
     if kind == "rfft" and is_complex(x):
         raise ConversionError(f"{where(node)} takes a real input, not a complex one.")
     if kind in ("fft", "ifft", "rfft"):
-        given = [(d, s) for d, s in zip(dims, sizes) if s is not None]
-        if given:
-            x = fit_dims(b, x, [d for d, _ in given], [s for _, s in given])
-        if kind != "rfft":
-            x = to_complex(b, x)
-        y = spectral(b, {"fft": "DFT", "ifft": "IDFT", "rfft": "RDFT"}[kind], x, axes, complex_out=True)
-        return [normalized(b, y, _count(b, x, dims), norm, kind == "ifft")]
+        return [_forward(node, b, x, kind, dims, sizes, norm)]
     x = to_complex(b, x)
     if sizes[-1] is not None:
         fitted = [(d, s) for d, s in zip(dims[:-1], sizes[:-1]) if s is not None] + [(dims[-1], sizes[-1] // 2 + 1)]

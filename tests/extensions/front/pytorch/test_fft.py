@@ -133,3 +133,20 @@ def test_stft_real_pairs_f64_and_window_of_input_length(tmp_path, path):
     """return_complex=False gives the real [..., 2] form; an f64 STFT (computed in f32); a window
     as long as the input."""
     check_module(StftVariants(), (torch.randn(2, 32),), tmp_path, path)
+
+
+class Hermitian(torch.nn.Module):
+    """hfft / ihfft and their 2-D and n-D forms: the real transforms of the conjugate."""
+
+    def forward(self, z, x):
+        def real(t):
+            return torch.view_as_real(t.resolve_conj())
+        return torch.fft.hfft(z), torch.fft.hfft(z, n=7, norm="ortho"), real(torch.fft.ihfft(x)), \
+            real(torch.fft.ihfft(x, norm="forward")), torch.fft.hfft2(z), real(torch.fft.ihfftn(x, dim=(0, 1))), \
+            torch.fft.hfftn(z, s=(3, 6))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_hermitian_transforms(path, tmp_path):
+    z = torch.randn(3, 4, dtype=torch.complex64)
+    check_module(Hermitian(), (z, torch.randn(3, 6)), tmp_path, path, rtol=1e-4, atol=1e-4)

@@ -138,3 +138,21 @@ def test_antialiased_resize_refused(options, message, tmp_path):
     with pytest.raises(ConversionError, match=message):
         convert_model(input_model=AntialiasedBy(**options), example_input=(torch.randn(1, 2, 12, 16),),
                       output_dir=str(tmp_path))
+
+
+class AffineGrids(torch.nn.Module):
+    """F.affine_grid (aten::affine_grid_generator), 2-D and 3-D, with and without align_corners,
+    and the grid sampled."""
+
+    def forward(self, theta, theta3, image):
+        grid = F.affine_grid(theta, [2, 3, 4, 5], align_corners=False)
+        return grid, F.affine_grid(theta, [2, 1, 3, 1], align_corners=True), \
+            F.affine_grid(theta3, [1, 2, 2, 3, 4], align_corners=False), \
+            F.grid_sample(image, grid, align_corners=False)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_affine_grid(path, tmp_path):
+    theta = torch.tensor([[[0.9, -0.2, 0.1], [0.3, 1.1, -0.2]], [[1.0, 0.0, 0.0], [0.0, 0.5, 0.3]]])
+    theta3 = torch.randn(1, 3, 4)
+    check_module(AffineGrids(), (theta, theta3, torch.randn(2, 3, 6, 7)), tmp_path, path)
