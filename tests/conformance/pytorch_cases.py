@@ -7,7 +7,9 @@ A case is one sample of one OpInfo for one dtype and capture path, named
 The samples of an (op, dtype) are generated with a fixed seed, so indices and values are the same
 in every process. ``MO_OPINFO_FULL=1`` selects every case (up to ``FULL_SAMPLES`` samples per op
 and dtype); otherwise a bounded selection runs (``CI_SAMPLES``), a subset of the full one.
-``MO_OPINFO_SHARD=i/n`` runs the i-th of n parts (by op) of the selection: a long run in chunks.
+``MO_OPINFO_SHARD=i/n`` runs the i-th of n parts (by op) of the selection: a long run in chunks;
+``MO_OPINFO_ONLY=file`` the cases of the selection named in the file (one per line), e.g. those
+that failed in the last full run.
 """
 from __future__ import annotations
 
@@ -126,6 +128,16 @@ def samples(key: str, dtype: str, limit: int) -> tuple:
 
 def _selection(full: bool) -> dict[str, int]:
     return FULL_SAMPLES if full else CI_SAMPLES
+
+
+def only(selection: dict[str, Case]) -> dict[str, Case]:
+    """The cases of ``MO_OPINFO_ONLY``'s file, or all."""
+    path = os.environ.get("MO_OPINFO_ONLY")
+    if not path:
+        return selection
+    with open(path) as f:
+        names = {line.strip() for line in f if line.strip()}
+    return {name: case for name, case in selection.items() if name in names}
 
 
 def part() -> tuple[int, int] | None:

@@ -22,7 +22,7 @@ import torch
 
 from mo import convert_model
 from tests.conformance.expected import case_params
-from tests.conformance.pytorch_cases import FULL, UNDEFINED_VALUES, Case, cases, part, wrap
+from tests.conformance.pytorch_cases import FULL, UNDEFINED_VALUES, Case, cases, only, part, wrap
 from tests.utils.runtime import compare, complex_pairs, run_ir, run_model
 from tests.utils.torch_models import torch_outputs
 
@@ -174,7 +174,7 @@ def check_case(case: Case, workdir: str, record_property) -> None:
     assert not problems, "; ".join(problems)
 
 
-SELECTED = cases(FULL, part())
+SELECTED = only(cases(FULL, part()))
 
 
 @pytest.mark.parametrize("case_name", case_params(SELECTED, os.path.join(HERE, "pytorch_expected_failures.txt")))
