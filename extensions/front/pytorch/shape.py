@@ -864,3 +864,73 @@ def chunk_cat(node, a, b):
             t = b.Pad(t, np.zeros(rank, np.int64), ends, const(b, 0, t.data.get_dtype()), pad_mode="constant")
         parts.append(reshape(b, t, dims_of(b, t, 0, axis) + [chunks, -1]))
     return [parts[0] if len(parts) == 1 else b.Concat(*parts, axis=axis + 1)]
+
+
+# ---------------------------------------------------------------------------- gradient
+
+
+def _along_axis(b, t: Port, axis: int, rank: int) -> Port:
+    """A 1-D ``t`` as a rank-``rank`` tensor along ``axis`` (size 1 elsewhere)."""
+    others = [d for d in range(rank) if d != axis]
+    return b.Unsqueeze(t, i64(others)) if others else t
+
+
+@aten("aten::gradient")
+def gradient(node, a, b):
+    """gradient(spacing, dim, edge_order): per dim, second-order central differences inside and
+    one-sided differences of ``edge_order`` 1 or 2 at the ends, for a uniform spacing (a number,
+    one per dim) or the coordinates given as 1-D tensors; one tensor per dim."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    if et not in ("f16", "bf16", "f32", "f64"):
+        x, et = convert(b, x, "f32"), "f32"
+    rank = rank_of(x, node)
+    dims = a.const("dim", None) if a.has("dim") else None
+    dims = list(range(rank)) if dims is None else [norm_axis(d, rank, node) for d in np.atleast_1d(dims)]
+    order = int(a.const("edge_order", 1))
+    spacing_types = a.types[a.index("spacing")] if a.has("spacing") else ""
+    if "Tensor" in spacing_types:
+        coordinates = [convert(b, t, et) for t in a.tensors("spacing")]
+    else:
+        spacing = a.const("spacing", None) if a.has("spacing") else None
+        steps = [1.0] * len(dims) if spacing is None else [float(s) for s in np.atleast_1d(spacing)]
+        steps = steps * len(dims) if len(steps) == 1 else steps
+        coordinates = [None] * len(dims)
+    outputs = []
+    for i, axis in enumerate(dims):
+        n = x.data.get_shape()[axis]
+        if n < order + 1:
+            raise ConversionError(f"gradient along a dimension of size {n} needs at least {order + 1} values "
+                                  f"(edge_order {order}).")
+        coords = coordinates[i] if coordinates[i] is not None else \
+            const(b, np.arange(n, dtype=np.float64) * steps[i], et)
+        coords = _along_axis(b, coords, axis, rank)
+
+        def part(t, start, stop):
+            return sliced(b, t, axis, start, stop)
+        f0, f1, f2 = part(x, 0, n - 2), part(x, 1, n - 1), part(x, 2, n)
+        c0, c1, c2 = part(coords, 0, n - 2), part(coords, 1, n - 1), part(coords, 2, n)
+        hl, hr = b.Subtract(c1, c0), b.Subtract(c2, c1)
+        total = b.Add(hl, hr)
+        inner = b.Add(b.Add(b.Multiply(b.Negative(b.Divide(hr, b.Multiply(hl, total))), f0),
+                            b.Multiply(b.Divide(b.Subtract(hr, hl), b.Multiply(hl, hr)), f1)),
+                      b.Multiply(b.Divide(hl, b.Multiply(hr, total)), f2))
+        if order == 1:
+            first = b.Divide(b.Subtract(part(x, 1, 2), part(x, 0, 1)),
+                             b.Subtract(part(coords, 1, 2), part(coords, 0, 1)))
+            last = b.Divide(b.Subtract(part(x, n - 1, n), part(x, n - 2, n - 1)),
+                            b.Subtract(part(coords, n - 1, n), part(coords, n - 2, n - 1)))
+        else:
+            h1, h2 = part(hl, 0, 1), part(hr, 0, 1)
+            s = b.Add(h1, h2)
+            first = b.Add(b.Add(b.Multiply(b.Negative(b.Divide(b.Add(b.Add(h1, h1), h2), b.Multiply(h1, s))),
+                                           part(x, 0, 1)),
+                                b.Multiply(b.Divide(s, b.Multiply(h1, h2)), part(x, 1, 2))),
+                          b.Multiply(b.Negative(b.Divide(h1, b.Multiply(h2, s))), part(x, 2, 3)))
+            h1, h2 = part(hl, n - 3, n - 2), part(hr, n - 3, n - 2)
+            s = b.Add(h1, h2)
+            last = b.Add(b.Add(b.Multiply(b.Divide(h2, b.Multiply(h1, s)), part(x, n - 3, n - 2)),
+                               b.Multiply(b.Negative(b.Divide(s, b.Multiply(h1, h2))), part(x, n - 2, n - 1))),
+                         b.Multiply(b.Divide(b.Add(b.Add(h2, h2), h1), b.Multiply(h2, s)), part(x, n - 1, n)))
+        outputs.append(b.Concat(first, inner, last, axis=axis))
+    return outputs

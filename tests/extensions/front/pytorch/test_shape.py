@@ -197,3 +197,23 @@ class Diagonals(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_diagonals_and_stacks(path, tmp_path):
     check_module(Diagonals(), (X, torch.randn(5)), tmp_path, path)
+
+
+class Gradients(torch.nn.Module):
+    def forward(self, x):
+        return *torch.gradient(x), *torch.gradient(x, spacing=2.0, dim=1, edge_order=2), \
+            *torch.gradient(x, spacing=[0.5, 3.0], dim=[0, 3])
+
+
+class GradientsAt(torch.nn.Module):
+    def forward(self, x, t):
+        return *torch.gradient(x, spacing=(t,), dim=1), *torch.gradient(x, spacing=(t,), dim=1, edge_order=2)
+
+
+@pytest.mark.parametrize("module, inputs", [(Gradients(), (X,)),
+                                            (GradientsAt(), (X[0, 0], torch.tensor([0.0, 0.5, 2.0, 2.5, 4.0, 7.0])))],
+                         ids=["spacing", "coordinates"])
+def test_gradient(module, inputs, tmp_path):
+    """torch.gradient (aten::gradient in exported programs; torch.jit.trace cannot record it: it
+    returns a list)."""
+    check_module(module, inputs, tmp_path, "export")
