@@ -1,9 +1,10 @@
 """ATen special functions that OpenVINO has no operation for, built from elementwise opset ops
 in the input's floating-point type: gamma family (lgamma, digamma, polygamma, mvlgamma, Hurwitz
-zeta), error-function family (erfinv, erfcx, ndtr, ndtri, log_ndtr), modified Bessel functions of
-the first kind (i0, i0e, i1, i1e), sinc, entr, xlogy / xlog1py, spherical_bessel_j0, and the
-classical orthogonal polynomials (Chebyshev T U V W and their shifted forms, Hermite H and He,
-Laguerre, Legendre) by their three-term recurrences in a Loop.
+zeta), error-function family (erfinv, erfcx, ndtr, ndtri, log_ndtr), Bessel functions (modified
+of the first kind i0, i0e, i1, i1e; J0, J1, Y0, Y1; K0, K1, also scaled), sinc, entr, xlogy /
+xlog1py, spherical_bessel_j0, and the classical orthogonal polynomials (Chebyshev T U V W and
+their shifted forms, Hermite H and He, Laguerre, Legendre) by their three-term recurrences in a
+Loop.
 
 The series and expansions are the textbook ones (Stirling and Euler-Maclaurin sums after a shift
 of the argument, reflection formulas for negative arguments, continued fractions, power series
@@ -322,6 +323,126 @@ def i1(node, a, b):
 def i1e(node, a, b):
     x, c = _float_input(node, a, b)
     return [bessel_i(node, b, x, c, 1, scaled=True)]
+
+
+def _bessel_sums(node, b, y, c, order: int, alternating: bool):
+    """(S1, S2) of the power series of the Bessel functions of integer ``order`` in y = x^2 / 4:
+    S1 = sum s^k y^k / (k! (k + order)!), S2 = sum s^k (psi(k + 1) + psi(k + order + 1)) y^k /
+    (k! (k + order)!) with s = -1 (J, Y) or 1 (I, K), summed in a Loop (see ``bessel_i``)."""
+    dtype = y.data.get_dtype()
+    euler = 0.5772156649015329
+    first = b.Add(b.Multiply(y, c(0)), c(1.0 / math.factorial(order)))
+    harmonic_order = sum(1.0 / j for j in range(1, order + 1))
+    s2 = b.Multiply(first, c(-2 * euler + harmonic_order))
+
+    def step(bb, k, carried, invariant):
+        term, s1, s2, h, h_order = carried
+        (yy,) = invariant
+        cc = lambda v: const(bb, v, dtype)  # noqa: E731
+        kk = bb.Add(bb.Convert(k, destination_type=dtype), cc(1))
+        term = bb.Multiply(term, bb.Divide(yy, bb.Multiply(kk, bb.Add(kk, cc(order)))))
+        if alternating:
+            term = bb.Negative(term)
+        h = bb.Add(h, bb.Divide(cc(1), kk))
+        h_order = bb.Add(h_order, bb.Divide(cc(1), bb.Add(kk, cc(order))))
+        weight = bb.Subtract(bb.Add(h, h_order), cc(2 * euler))
+        return [term, bb.Add(s1, term), bb.Add(s2, bb.Multiply(weight, term)), h, h_order]
+    zero = b.Multiply(y, c(0))
+    _, s1, s2, _, _ = column_loop(b, node, b.const(np.int64(SERIES_TERMS - 1)),
+                                  [first, first, s2, zero, b.Add(zero, c(harmonic_order))], [y], step, "series")
+    return s1, s2
+
+
+def _hankel(b, x, c, order: int, kind: str):
+    """The asymptotic expansions for large x: J / Y by sqrt(2 / (pi x)) (P cos - Q sin) and
+    (P sin + Q cos) of x - (order / 2 + 1/4) pi, K by sqrt(pi / (2x)) e^-x sum a_k / x^k."""
+    mu = 4 * order * order
+    a, coefficients = 1.0, [1.0]
+    for k in range(1, 12):
+        a *= (mu - (2 * k - 1) ** 2) / (k * 8)
+        coefficients.append(a)
+    inverse = b.Divide(c(1), x)
+    if kind == "K":
+        series = _polynomial(b, inverse, coefficients, c)
+        return b.Multiply(b.Sqrt(b.Divide(c(math.pi / 2), x)), series)       # times e^-x by the caller
+    p = _polynomial(b, inverse, [v * (-1) ** (k // 2) if k % 2 == 0 else 0.0 for k, v in enumerate(coefficients)], c)
+    q = _polynomial(b, inverse, [v * (-1) ** (k // 2) if k % 2 else 0.0 for k, v in enumerate(coefficients)], c)
+    chi = b.Subtract(x, c((order / 2 + 0.25) * math.pi))
+    cos, sin = b.Cos(chi), b.Sin(chi)
+    scale = b.Sqrt(b.Divide(c(2 / math.pi), x))
+    if kind == "J":
+        return b.Multiply(scale, b.Subtract(b.Multiply(p, cos), b.Multiply(q, sin)))
+    return b.Multiply(scale, b.Add(b.Multiply(p, sin), b.Multiply(q, cos)))
+
+
+BESSEL_JY_SWITCH = 10.0     # power series below, asymptotic expansion above (J, Y)
+BESSEL_K_SWITCH = 5.0       # the same for K
+
+
+def bessel_jy(node, b, x, c, order: int, kind: str):
+    """J_order / Y_order (order 0 or 1) of x: J is even (order 0) or odd (order 1), Y is NaN for
+    x < 0 and -inf at 0."""
+    u = b.Abs(x) if kind == "J" else x
+    small = b.Minimum(b.Maximum(u, c(0)), c(BESSEL_JY_SWITCH))
+    half = b.Multiply(c(0.5), small)
+    s1, s2 = _bessel_sums(node, b, b.Multiply(half, half), c, order, alternating=True)
+    j = s1 if order == 0 else b.Multiply(half, s1)
+    if kind == "J":
+        series = j
+    else:
+        log_term = b.Multiply(c(2 / math.pi), b.Multiply(b.Log(half), j))
+        if order == 0:
+            series = b.Subtract(log_term, b.Multiply(c(1 / math.pi), s2))
+        else:
+            series = b.Subtract(b.Subtract(log_term, b.Divide(c(2 / math.pi), small)),
+                                b.Multiply(b.Divide(half, c(math.pi)), s2))
+    large = _hankel(b, b.Maximum(u, c(BESSEL_JY_SWITCH)), c, order, kind)
+    result = b.Select(b.LessEqual(u, c(BESSEL_JY_SWITCH)), series, large)
+    if kind == "J":
+        return b.Multiply(result, b.Sign(x)) if order == 1 else result
+    result = b.Select(b.Equal(x, c(0)), c(-np.inf), result)
+    return b.Select(b.Less(x, c(0)), c(np.nan), result)
+
+
+def bessel_k(node, b, x, c, order: int, scaled: bool):
+    """K_order (order 0 or 1; ``scaled``: times e^x) of x: inf at 0, NaN for x < 0."""
+    small = b.Minimum(b.Maximum(x, c(1e-30)), c(BESSEL_K_SWITCH))
+    half = b.Multiply(c(0.5), small)
+    s1, s2 = _bessel_sums(node, b, b.Multiply(half, half), c, order, alternating=False)
+    if order == 0:
+        series = b.Add(b.Negative(b.Multiply(b.Log(half), s1)), b.Multiply(c(0.5), s2))
+    else:
+        i1 = b.Multiply(half, s1)
+        series = b.Subtract(b.Add(b.Divide(c(1), small), b.Multiply(b.Log(half), i1)),
+                            b.Multiply(b.Multiply(c(0.5), half), s2))
+    if scaled:
+        series = b.Multiply(series, b.Exp(small))
+    large_x = b.Maximum(x, c(BESSEL_K_SWITCH))
+    large = _hankel(b, large_x, c, order, "K")
+    if not scaled:
+        large = b.Multiply(large, b.Exp(b.Negative(large_x)))
+    result = b.Select(b.LessEqual(x, c(BESSEL_K_SWITCH)), series, large)
+    result = b.Select(b.Equal(x, c(0)), c(np.inf), result)
+    return b.Select(b.Less(x, c(0)), c(np.nan), result)
+
+
+_BESSEL_JY = {"aten::special_bessel_j0": (0, "J"), "aten::special_bessel_j1": (1, "J"),
+              "aten::special_bessel_y0": (0, "Y"), "aten::special_bessel_y1": (1, "Y")}
+_BESSEL_K = {"aten::special_modified_bessel_k0": (0, False), "aten::special_modified_bessel_k1": (1, False),
+             "aten::special_scaled_modified_bessel_k0": (0, True), "aten::special_scaled_modified_bessel_k1": (1, True)}
+
+
+@aten(*_BESSEL_JY)
+def bessel_j_y(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [bessel_jy(node, b, x, c, *_BESSEL_JY[node.fw_op])]
+
+
+@aten(*_BESSEL_K)
+def modified_bessel_k(node, a, b):
+    x, c = _float_input(node, a, b)
+    order, scaled = _BESSEL_K[node.fw_op]
+    return [bessel_k(node, b, x, c, order, scaled)]
 
 
 @aten("aten::special_spherical_bessel_j0")

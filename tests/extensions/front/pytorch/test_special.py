@@ -61,3 +61,16 @@ def test_orthogonal_polynomials(path, tmp_path):
     x = torch.linspace(-1.2, 1.2, 12).reshape(3, 4)
     n = torch.tensor([[0], [1], [5]])
     check_module(Polynomials(), (x, n), tmp_path, path, rtol=1e-3, atol=1e-3)
+
+
+class BesselJYK(torch.nn.Module):
+    def forward(self, x, p):
+        special = torch.special
+        return special.bessel_j0(x), special.bessel_j1(x), special.bessel_y0(p), special.bessel_y1(p), \
+            special.modified_bessel_k0(p), special.modified_bessel_k1(p), special.scaled_modified_bessel_k0(p), \
+            special.scaled_modified_bessel_k1(p * 3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_bessel_j_y_k(path, tmp_path):
+    check_module(BesselJYK(), (torch.linspace(-25, 25, 81), POSITIVE), tmp_path, path, rtol=1e-3, atol=1e-4)
