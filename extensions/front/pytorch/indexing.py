@@ -739,3 +739,46 @@ def unique_consecutive(node, a, b):
     ends = b.Concat(sliced(b, positions, 0, 1, INT64_MAX), b.Unsqueeze(n, i64(0)), axis=0)
     counts = b.Subtract(ends, positions)
     return [values, inverse, counts][:node.num_outputs]
+
+
+_SEGMENT_REDUCTIONS = {"max": ("max", -np.inf), "min": ("min", np.inf), "sum": ("sum", 0.0), "mean": ("sum", 0.0),
+                       "prod": ("prod", 1.0)}
+
+
+@aten("aten::segment_reduce")
+def segment_reduce(node, a, b):
+    """segment_reduce(data, reduce, lengths / offsets, axis=0, initial): each segment of
+    consecutive rows reduced (max, min, sum, mean, prod), with ``initial`` taking part when given
+    (an empty segment gives initial, else the reduction's identity; mean of an empty one NaN)."""
+    from extensions.front.pytorch.shape import _repeated_positions
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    reduce = a.const("reduce")
+    if reduce not in _SEGMENT_REDUCTIONS:
+        raise ConversionError(f"segment_reduce with reduce='{reduce}' (PyTorch takes max, min, sum, mean, prod).")
+    if int(a.const("axis", 0)) != 0:
+        raise ConversionError("segment_reduce along an axis other than 0 is not supported.")
+    if not a.is_none("lengths"):
+        lengths = convert(b, a.tensor("lengths"), "i64")
+    elif not a.is_none("offsets"):
+        offsets = convert(b, a.tensor("offsets"), "i64")
+        lengths = b.Subtract(sliced(b, offsets, 0, 1, INT64_MAX), sliced(b, offsets, 0, 0, -1))
+    else:
+        raise ConversionError("segment_reduce needs lengths or offsets.")
+    if rank_of(lengths, node) != 1:
+        raise ConversionError("segment_reduce takes 1-D lengths / offsets (one batch of segments).")
+    reduction, identity = _SEGMENT_REDUCTIONS[reduce]
+    initial = a.const("initial", None) if a.has("initial") else None
+    start = identity if initial is None else float(initial)
+    segments = dim_size(b, lengths, 0)
+    shape = b.Concat(b.Unsqueeze(segments, i64(0)), dims_slice(b, shape_of(b, x), 1, rank_of(x, node)), axis=0)
+    init = b.Broadcast(const(b, start, et), shape)
+    ids = _along(b, _repeated_positions(b, lengths), 0, rank_of(x, node))
+    ids = b.Broadcast(ids, shape_of(b, x), mode="numpy")
+    y = b.ScatterElementsUpdate(init, ids, x, np.int64(0), reduction=reduction, use_init_val=True)
+    if reduce == "mean":
+        counts = convert(b, _along(b, lengths, 0, rank_of(x, node)), et)
+        y = b.Divide(y, counts)
+        if initial is not None:
+            y = b.Select(b.Equal(counts, const(b, 0, et)), const(b, start, et), y)
+    return [y]

@@ -342,3 +342,16 @@ def test_as_strided_overlapping_windows(path, contiguous, tmp_path):
     as_strided reads a file's inputs as contiguous."""
     x = torch.randn(1, 10, 20, 40).permute(0, 2, 3, 1)
     check_module(Longformer(), (x.contiguous() if contiguous else x,), tmp_path, path)
+
+
+class Segments(torch.nn.Module):
+    def forward(self, x, lengths, offsets):
+        return [torch.segment_reduce(x, r, lengths=lengths) for r in ("max", "min", "sum", "mean", "prod")] + \
+            [torch.segment_reduce(x, r, lengths=lengths, initial=1.0) for r in ("max", "mean")] + \
+            [torch.segment_reduce(x, "sum", offsets=offsets)]
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_segment_reduce(path, tmp_path):
+    x = torch.tensor([[1.0, -2], [2, 5], [3, 0], [4, 1], [5, 7]])
+    check_module(Segments(), (x, torch.tensor([2, 0, 3, 0]), torch.tensor([0, 2, 2, 5])), tmp_path, path)
