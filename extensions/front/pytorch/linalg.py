@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.common.linalg import determinant, householder_qr, log_determinant
+from extensions.front.common.linalg import column_loop, determinant, householder_qr, log_determinant
 from extensions.front.pytorch.aten import const, convert, is_float_type, promoted
 from extensions.front.pytorch.reductions import p_norm
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
-from mo.graph.building import i64, norm_axis, rank_of
+from mo.graph.building import dim, i64, norm_axis, rank_of
 from mo.utils.shape import broadcast_shapes
 
 # orders of a matrix norm that need singular values (OpenVINO has no SVD)
@@ -247,3 +247,210 @@ def pdist(node, a, b):
     rows, cols = np.triu_indices(n, 1)
     flat = b.Reshape(distances, i64([-1]), special_zero=False)
     return [b.Gather(flat, b.const((rows * n + cols).astype(np.int64)), np.int64(0))]
+
+
+# ---------------------------------------------------------------------------- solves (through Inverse-14)
+
+
+def _matrix_args(node, a, what: str):
+    x = a.tensor(0)
+    if rank_of(x, node) < 2 or not is_float_type(x.data.get_dtype()):
+        raise ConversionError(f"{what} takes floating point matrices ([..., N, N]).")
+    return x
+
+
+def _is_vector_rhs(node, matrix, rhs) -> bool:
+    """linalg.solve's rule: B is a batch of vectors when it is 1-D, or has one dim less than A
+    and A's leading dims."""
+    rank_a, rank_b = rank_of(matrix, node), rank_of(rhs, node)
+    if rank_b == 1:
+        return True
+    shape_a, shape_b = matrix.data.get_shape(), rhs.data.get_shape()
+    return rank_b == rank_a - 1 and tuple(shape_b) == tuple(shape_a[:-1])
+
+
+def solve(node, b, matrix, rhs, left: bool = True):
+    """X with A X = B (left) or X A = B: inverse(A) times B, B a matrix or a batch of vectors."""
+    inverse = b.Inverse(matrix, adjoint=False)
+    if _is_vector_rhs(node, matrix, rhs):
+        return b.Squeeze(b.MatMul(inverse, b.Unsqueeze(rhs, i64(-1))), i64(-1)) if left else \
+            b.Squeeze(b.MatMul(b.Unsqueeze(rhs, i64(-2)), inverse), i64(-2))
+    return b.MatMul(inverse, rhs) if left else b.MatMul(rhs, inverse)
+
+
+def _no_errors(b, matrix, rank: int):
+    """The ``info`` output of the *_ex forms: zeros (i32) per matrix of the batch."""
+    return b.Broadcast(b.const(np.int32(0)), b.Slice(b.ShapeOf(matrix), i64([0]), i64([rank - 2]), i64([1]),
+                                                     i64([0])))
+
+
+@aten("aten::linalg_solve", "aten::linalg_solve_ex", "aten::_linalg_solve_ex")
+def linalg_solve(node, a, b):
+    """linalg_solve(A, B, left): through the inverse of A (the _ex forms also give info = 0; the
+    internal form's LU and pivots are not given)."""
+    matrix = _matrix_args(node, a, "linalg.solve")
+    _, (matrix, rhs) = promoted(a, (0, 1), b)
+    x = solve(node, b, matrix, rhs, bool(a.const("left", True)))
+    if node.num_outputs == 1:
+        return [x]
+    return [x] + [None] * (node.num_outputs - 2) + [_no_errors(b, matrix, rank_of(matrix, node))]
+
+
+def _triangle(b, matrix, upper: bool, unit: bool):
+    """The upper (lower) triangle of the matrices, the rest 0; 1 on the diagonal when ``unit``."""
+    n = _last_dim(b, matrix, -1)
+    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    i, j = b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0))
+    et = matrix.data.get_dtype()
+    kept = b.Select(b.LessEqual(i, j) if upper else b.GreaterEqual(i, j), matrix, const(b, 0, et))
+    return b.Select(b.Equal(i, j), const(b, 1, et), kept) if unit else kept
+
+
+@aten("aten::linalg_solve_triangular")
+def solve_triangular(node, a, b):
+    """linalg_solve_triangular(A, B, upper, left, unitriangular): the triangle of A (the other
+    part ignored) inverted."""
+    _, (matrix, rhs) = promoted(a, (0, 1), b)
+    triangle = _triangle(b, matrix, bool(a.const("upper")), bool(a.const("unitriangular", False)))
+    inverse = b.Inverse(triangle, adjoint=False)
+    return [b.MatMul(inverse, rhs) if a.const("left", True) else b.MatMul(rhs, inverse)]
+
+
+@aten("aten::triangular_solve")
+def triangular_solve(node, a, b):
+    """triangular_solve(B, A, upper, transpose, unitriangular): (X with op(A) X = B, A)."""
+    _, (rhs, matrix) = promoted(a, (0, 1), b)
+    triangle = _triangle(b, matrix, bool(a.const("upper", True)), bool(a.const("unitriangular", False)))
+    inverse = b.Inverse(triangle, adjoint=bool(a.const("transpose", False)))
+    return [b.MatMul(inverse, rhs), matrix]
+
+
+@aten("aten::linalg_inv_ex")
+def inv_ex(node, a, b):
+    """linalg_inv_ex(A): (inverse, info = 0)."""
+    x = _matrix_args(node, a, "linalg.inv_ex")
+    return [b.Inverse(x, adjoint=False), _no_errors(b, x, rank_of(x, node))]
+
+
+@aten("aten::linalg_matrix_power", "aten::matrix_power")
+def matrix_power(node, a, b):
+    """A^n by repeated squaring (negative n: of the inverse; 0: the identity)."""
+    x = a.tensor(0)
+    n = int(a.const("n"))
+    if n < 0:
+        x, n = b.Inverse(_matrix_args(node, a, "matrix_power of a negative power"), adjoint=False), -n
+    if n == 0:
+        rows = b.Range(np.int64(0), _last_dim(b, x, -1), np.int64(1), output_type="i64")
+        eye = b.Equal(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0)))
+        return [b.Broadcast(convert(b, eye, x.data.get_dtype()), b.ShapeOf(x), mode="numpy")]
+    result, power = None, x
+    while n:
+        if n & 1:
+            result = power if result is None else b.MatMul(result, power)
+        n >>= 1
+        if n:
+            power = b.MatMul(power, power)
+    return [result]
+
+
+@aten("aten::linalg_tensorinv")
+def tensorinv(node, a, b):
+    """tensorinv(A, ind): A seen as a matrix [prod(shape[:ind]), prod(shape[ind:])], inverted, of
+    shape shape[ind:] + shape[:ind]."""
+    x = _matrix_args(node, a, "tensorinv") if rank_of(a.tensor(0), node) >= 2 else a.tensor(0)
+    shape = list(x.data.get_shape())
+    ind = int(a.const("ind", 2))
+    if any(d < 0 for d in shape):
+        raise ConversionError("tensorinv needs a static shape.")
+    rows, cols = int(np.prod(shape[:ind])), int(np.prod(shape[ind:]))
+    inverse = b.Inverse(b.Reshape(x, i64([rows, cols]), special_zero=False), adjoint=False)
+    return [b.Reshape(inverse, i64(shape[ind:] + shape[:ind]), special_zero=False)]
+
+
+@aten("aten::linalg_tensorsolve")
+def tensorsolve(node, a, b):
+    """tensorsolve(A, B, dims): X with tensordot(A, X) = B: the dims moved to the end, A as a
+    matrix [numel(B), rest], solved."""
+    _, (x, rhs) = promoted(a, (0, 1), b)
+    rank = rank_of(x, node)
+    dims = a.const("dims", None) if a.has("dims") else None
+    if dims:
+        moved = [norm_axis(d, rank, node) for d in dims]
+        order = [d for d in range(rank) if d not in moved] + moved
+        x = b.Transpose(x, i64(order))
+    shape = list(x.data.get_shape())
+    rhs_shape = list(rhs.data.get_shape())
+    if any(d < 0 for d in shape + rhs_shape):
+        raise ConversionError("tensorsolve needs static shapes.")
+    rows = int(np.prod(rhs_shape))
+    rest = shape[len(rhs_shape):]
+    matrix = b.Reshape(x, i64([rows, int(np.prod(rest))]), special_zero=False)
+    solution = b.MatMul(b.Inverse(matrix, adjoint=False), b.Reshape(rhs, i64([rows, 1]), special_zero=False))
+    return [b.Reshape(solution, i64(rest), special_zero=False)]
+
+
+# ---------------------------------------------------------------------------- Cholesky
+
+
+def cholesky_lower(b, node, x, rank: int):
+    """L with L L^T = A for [..., N, N] symmetric positive-definite A, column by column in a
+    Loop: L[j, j] = sqrt(A[j, j] - sum L[j, :j]^2), L[i, j] = (A[i, j] - L[i, :j] . L[j, :j]) /
+    L[j, j] below."""
+    et = x.data.get_dtype()
+    n = _last_dim(b, x, -1)
+    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    zeros = b.Multiply(x, const(b, 0, et))
+
+    def step(bb, k, carried, invariant):
+        (lower,), (matrix, rws) = carried, invariant
+        zero = const(bb, 0, et)
+        row_k = bb.Gather(lower, k, np.int64(rank - 2))                          # [..., N]
+        dots = bb.Squeeze(bb.MatMul(lower, bb.Unsqueeze(row_k, i64(-1))), i64(-1))   # L[i, :] . L[k, :]
+        column = bb.Subtract(bb.Gather(matrix, k, np.int64(rank - 1)), dots)       # [..., N]
+        head = bb.ReduceSum(bb.Select(bb.Equal(rws, k), column, zero), i64(-1), keep_dims=True)
+        diagonal = bb.Sqrt(head)
+        new = bb.Select(bb.Equal(rws, k), diagonal, bb.Select(bb.Greater(rws, k), bb.Divide(column, diagonal), zero))
+        in_column = bb.Unsqueeze(bb.Equal(rws, k), i64(0))                       # [1, N]
+        return [bb.Select(in_column, bb.Unsqueeze(new, i64(-1)), lower)]
+    (lower,) = column_loop(b, node, n, [zeros], [x, rows], step, "cholesky")
+    return lower
+
+
+def _transposed(b, x, rank: int):
+    return b.Transpose(x, i64(list(range(rank - 2)) + [rank - 1, rank - 2]))
+
+
+@aten("aten::linalg_cholesky", "aten::cholesky", "aten::linalg_cholesky_ex")
+def cholesky(node, a, b):
+    """The Cholesky factor (lower, or its transpose for ``upper``); the _ex form also info = 0."""
+    x = _matrix_args(node, a, "cholesky")
+    rank = rank_of(x, node)
+    lower = cholesky_lower(b, node, x, rank)
+    factor = _transposed(b, lower, rank) if a.const("upper", False) else lower
+    return [factor] if node.num_outputs == 1 else [factor, _no_errors(b, x, rank)]
+
+
+def _from_factor(b, factor, upper: bool, rank: int):
+    """A = L L^T (or U^T U) of its Cholesky factor."""
+    return b.MatMul(_transposed(b, factor, rank), factor) if upper else \
+        b.MatMul(factor, _transposed(b, factor, rank))
+
+
+@aten("aten::cholesky_inverse")
+def cholesky_inverse(node, a, b):
+    """The inverse of A from its Cholesky factor."""
+    factor = _matrix_args(node, a, "cholesky_inverse")
+    return [b.Inverse(_from_factor(b, factor, bool(a.const("upper", False)), rank_of(factor, node)), adjoint=False)]
+
+
+@aten("aten::cholesky_solve")
+def cholesky_solve(node, a, b):
+    """cholesky_solve(B, factor, upper): X with A X = B, A from its Cholesky factor."""
+    _, (rhs, factor) = promoted(a, (0, 1), b)
+    matrix = _from_factor(b, factor, bool(a.const("upper", False)), rank_of(factor, node))
+    return [b.MatMul(b.Inverse(matrix, adjoint=False), rhs)]
+
+
+def _last_dim(b, x, axis: int):
+    """The size of dim ``axis`` (negative: from the end) of x, as a scalar."""
+    return dim(b, x, axis % x.data.get_rank())

@@ -111,3 +111,28 @@ class Determinants(torch.nn.Module):
 def test_determinants_and_qr(path, tmp_path):
     x = torch.randn(2, 4, 4)
     check_module(Determinants(), (x,), tmp_path, path, rtol=1e-3, atol=1e-4)
+
+
+class Solves(torch.nn.Module):
+    """linalg.solve (matrix and vector right-hand sides, left and right), solve_ex,
+    solve_triangular, triangular_solve, inv_ex, matrix_power, tensorinv, tensorsolve, Cholesky and
+    the solves from it."""
+
+    def forward(self, a, rhs, v, spd):
+        lower = torch.linalg.cholesky(spd)
+        return torch.linalg.solve(a, rhs), torch.linalg.solve(a, v), torch.linalg.solve(a, rhs.mT, left=False), \
+            torch.linalg.solve_ex(a, rhs)[0], torch.linalg.solve_triangular(a, rhs, upper=True), \
+            torch.linalg.solve_triangular(a, rhs.mT, upper=False, left=False, unitriangular=True), \
+            *torch.triangular_solve(rhs, a, upper=False, transpose=True), torch.linalg.inv_ex(a)[0], \
+            torch.linalg.matrix_power(a, 3), torch.linalg.matrix_power(a, -2), torch.linalg.matrix_power(a, 0), \
+            torch.linalg.tensorinv(torch.eye(6).reshape(6, 2, 3) + 0.1 * a[0, 0, 0], ind=1), \
+            lower, torch.linalg.cholesky(spd, upper=True), torch.cholesky_inverse(lower), \
+            torch.cholesky_solve(rhs, lower), torch.linalg.cholesky_ex(spd)[0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_solves(path, tmp_path):
+    a = torch.randn(2, 4, 4) + 4 * torch.eye(4)
+    m = torch.randn(2, 4, 4)
+    spd = m @ m.mT + torch.eye(4)
+    check_module(Solves(), (a, torch.randn(2, 4, 3), torch.randn(2, 4), spd), tmp_path, path, rtol=1e-3, atol=1e-4)
