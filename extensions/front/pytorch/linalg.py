@@ -454,3 +454,57 @@ def cholesky_solve(node, a, b):
 def _last_dim(b, x, axis: int):
     """The size of dim ``axis`` (negative: from the end) of x, as a scalar."""
     return dim(b, x, axis % x.data.get_rank())
+
+
+TAYLOR_DEGREE = 14
+
+
+@aten("aten::matrix_exp", "aten::linalg_matrix_exp")
+def matrix_exp(node, a, b):
+    """exp(A) by scaling and squaring: A / 2^s with s from the largest absolute column sum of the
+    batch (the scaled norm at most 1/2), its Taylor polynomial of degree TAYLOR_DEGREE (Horner),
+    then s squarings in a Loop."""
+    x = _matrix_args(node, a, "matrix_exp")
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    c = lambda v: const(b, v, et)  # noqa: E731
+    norm = b.ReduceMax(b.Reshape(b.ReduceSum(b.Abs(x), i64(rank - 2), keep_dims=False), i64([-1]),
+                                 special_zero=False), i64(0), keep_dims=False)
+    s = b.Maximum(b.Add(b.Ceiling(b.Divide(b.Log(b.Maximum(norm, c(1e-30))), c(np.log(2.0)))), c(1)), c(0))
+    scaled = b.Divide(x, b.Power(c(2), s))
+    rows = b.Range(np.int64(0), _last_dim(b, x, -1), np.int64(1), output_type="i64")
+    eye = b.Broadcast(convert(b, b.Equal(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0))), et), b.ShapeOf(x),
+                      mode="numpy")
+    y = eye
+    for k in range(TAYLOR_DEGREE, 0, -1):
+        y = b.Add(eye, b.Divide(b.MatMul(scaled, y), c(k)))
+
+    def square(bb, k, carried, invariant):
+        (m,) = carried
+        return [bb.MatMul(m, m)]
+    (y,) = column_loop(b, node, convert(b, s, "i64"), [y], [], square, "squarings")
+    return [y]
+
+
+@aten("aten::linalg_vecdot")
+def vecdot(node, a, b):
+    """linalg_vecdot(x, y, dim=-1): the dot products along ``dim`` (of real vectors)."""
+    _, (x, y) = promoted(a, (0, 1), b)
+    product = b.Multiply(x, y)
+    axis = norm_axis(a.const("dim", -1), rank_of(product, node), node)
+    return [b.ReduceSum(product, i64(axis), keep_dims=False)]
+
+
+@aten("aten::linalg_cond")
+def cond(node, a, b):
+    """linalg_cond(A, p): ||A|| ||inverse(A)|| in the matrix norm p ('fro', 1, -1, inf, -inf);
+    p None, 2, -2 and 'nuc' need singular values, which OpenVINO has no operation for."""
+    x = _matrix_args(node, a, "linalg.cond")
+    order = a.const("p", None)
+    if order is None:
+        order = 2.0
+    order = _order(order)
+    rank = rank_of(x, node)
+    axes = [rank - 2, rank - 1]
+    return [b.Multiply(matrix_norm(b, x, order, axes, False),
+                       matrix_norm(b, b.Inverse(x, adjoint=False), order, axes, False))]

@@ -136,3 +136,13 @@ def test_solves(path, tmp_path):
     m = torch.randn(2, 4, 4)
     spd = m @ m.mT + torch.eye(4)
     check_module(Solves(), (a, torch.randn(2, 4, 3), torch.randn(2, 4), spd), tmp_path, path, rtol=1e-3, atol=1e-4)
+
+
+class MatrixExp(torch.nn.Module):
+    def forward(self, x):
+        return torch.matrix_exp(x), torch.linalg.matrix_exp(x[0] * 0.01)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_matrix_exp(path, tmp_path):
+    check_module(MatrixExp(), (torch.randn(3, 4, 4) * 2,), tmp_path, path, rtol=1e-3, atol=1e-4)
