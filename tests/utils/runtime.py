@@ -71,7 +71,18 @@ def run_ir(xml_path: str, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> l
     else:
         feed = {i: _input_tensor(value, compiled.input(i)) for i, value in enumerate(inputs)}
     request.infer(feed)
-    return [np.array(request.get_output_tensor(i).data) for i in range(len(compiled.outputs))]
+    return [output_array(request.get_output_tensor(i)) for i in range(len(compiled.outputs))]
+
+
+def output_array(tensor) -> np.ndarray:
+    """An output tensor's values (string tensors as str)."""
+    return np.array(tensor.str_data if tensor.element_type.get_type_name() == "string" else tensor.data)
+
+
+def as_text(values: np.ndarray) -> np.ndarray:
+    """Strings (bytes as TensorFlow gives them, or str) as an object array of str."""
+    return np.array([v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in values.reshape(-1)],
+                    object).reshape(values.shape)
 
 
 def compare(actual: np.ndarray, expected: np.ndarray, rtol: float = 1e-4, atol: float = 1e-4,
@@ -89,7 +100,9 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float = 1e-4, atol: 
         actual, expected = actual.astype(np.float32), expected.astype(np.float32)
     if actual.shape != expected.shape:
         return f"shape {list(actual.shape)} != expected {list(expected.shape)}"
-    if check_dtype and actual.dtype != expected.dtype:
+    if expected.dtype.kind in "OSU" and actual.dtype.kind in "OSU":
+        actual, expected = as_text(actual), as_text(expected)
+    elif check_dtype and actual.dtype != expected.dtype:
         return f"element type {actual.dtype} != expected {expected.dtype}"
     if expected.dtype.kind in "fc":
         a = actual.astype(np.float64)
