@@ -27,7 +27,7 @@ from extensions.load.tf.tensors import (
     tensor_to_array,
 )
 from extensions.load.tf.variables import resolve_assigned_variables
-from mo.errors import InputModelError
+from mo.errors import ConversionError, InputModelError
 from mo.graph.building import mark_complex
 from mo.graph.graph import Graph
 
@@ -132,7 +132,11 @@ class TfGraphBuilder:
         outputs = [tensor_ref(o) for o in outputs] if outputs else default_outputs(flat)
         if not outputs:
             raise InputModelError("The model has no outputs (every operation's result is used or is a constant).")
-        unknown_variables = resolve_assigned_variables(flat, outputs)
+        unknown_variables = resolve_assigned_variables(flat, outputs, set(self.constants))
+        restored = {var: why for var, why in unknown_variables.items() if var in self.constants}
+        if restored:
+            raise ConversionError("The graph does not tell the value of variable " + "; of ".join(
+                f"'{var}' ({why})" for var, why in sorted(restored.items())) + " when its outputs are computed.")
         if inputs:
             rank = {name: i for i, name in enumerate(inputs)}
             placeholders = sorted((n for n in flat.nodes if n.op == "Placeholder"),

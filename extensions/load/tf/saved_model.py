@@ -164,7 +164,7 @@ def read_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None
 
 def _tf1_model(prefix: str, sig, op_defs: dict, library: dict, graph: dict, name: str):
     """A TF1 graph (a SavedModel without object graph, a MetaGraph): the graph's nodes the
-    signature's outputs need, its inputs renamed after the signature's keys, and each variable
+    signature's outputs need (by data or control), its inputs renamed after the signature's keys, and each variable
     (VariableV2, VarHandleOp) the tensor of checkpoint ``prefix`` named after it (a TF1 Saver's
     key)."""
     from extensions.load.tf.model_io import FrozenModel
@@ -184,8 +184,8 @@ def _tf1_model(prefix: str, sig, op_defs: dict, library: dict, graph: dict, name
         if node not in graph:
             raise InputModelError(f"The graph of '{name}' has no node '{node}', which its outputs need.")
         needed.add(node)
-        if graph[node].op not in VARIABLE_OPS:
-            stack.extend(split_ref(tensor_ref(i.lstrip("^")))[0] for i in graph[node].input if not i.startswith("^"))
+        if graph[node].op not in VARIABLE_OPS:      # control inputs too: the graph may assign variables
+            stack.extend(split_ref(tensor_ref(i.lstrip("^")))[0] for i in graph[node].input)
     variables = [n for n in needed if n in graph and graph[n].op in VARIABLE_OPS]
     constants = {}
     if variables:

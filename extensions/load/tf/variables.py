@@ -17,7 +17,8 @@ It takes that value: the tensor an ``Assign`` assigns, or the value before an
 and ``unknown`` says why (extensions/front/tf/graph_only.py refuses it with that reason):
 
 * a read that depends on no assignment: the value comes from a checkpoint or from an initializer
-  run on its own;
+  run on its own (with the checkpoint given, a MetaGraph's or a TF1 SavedModel's, the read keeps
+  it);
 * a read that depends on two assignments neither of which precedes the other;
 * an assignment the outputs need that is ordered neither before a read nor after it: TensorFlow
   runs them in either order (it reads a reference variable first in the graphs tried, and a
@@ -57,13 +58,15 @@ FRAME_STEPS = {"Switch": 1, "RefSwitch": 1, "Enter": 1, "RefEnter": 1, "Merge": 
                "RefExit": -2}
 
 EMPTY: dict[str, frozenset] = {}
+KEEP = ""          # a read of a checkpoint's value: left as it is
 
 
 class AssignedVariables:
     """Resolves the reads of the variables of one flattened graph (see the module docstring)."""
 
-    def __init__(self, flat: FlatGraph):
+    def __init__(self, flat: FlatGraph, initialized: set[str]):
         self.flat = flat
+        self.initialized = initialized             # variables a checkpoint gives a value before the graph runs
         self.by_name = {n.name: n for n in flat.nodes}
         self.call_controls: dict[str, list[str]] = {}
         for inner, controls in flat.calls.values():
@@ -175,7 +178,7 @@ class AssignedVariables:
                 if var is None or var in self.unknown or not self._reads(n, i, var in resource):
                     continue
                 value = self._value_at(var, state.get(var, frozenset()), n.name)
-                if value is not None:
+                if value:
                     if n.op == "ReadVariableOp":
                         self.flat.aliases[f"{n.name}:0"] = value
                     else:
@@ -235,9 +238,10 @@ class AssignedVariables:
         return merged
 
     def _value_at(self, var: str, last: frozenset, reader: str) -> str | None:
-        """The tensor ``var`` holds where ``reader`` reads it, after the assignments ``last``;
-        None (and the reason in ``unknown``) when the graph does not tell."""
-        if not last:
+        """The tensor ``var`` holds where ``reader`` reads it, after the assignments ``last``:
+        KEEP for the checkpoint's value (the read stays as it is); None (and the reason in
+        ``unknown``) when the graph does not tell."""
+        if not last and var not in self.initialized:
             self.unknown.setdefault(var, f"'{reader}' reads it before the graph assigns it: its value comes from "
                                          f"a checkpoint or an initializer run on its own")
             return None
@@ -246,8 +250,8 @@ class AssignedVariables:
             self.unknown.setdefault(var, f"'{first}' and '{second}' assign it in no set order before '{reader}' "
                                          f"reads it")
             return None
-        (assignment,) = last
-        if self.value.get(assignment) is None:
+        assignment = next(iter(last), None)
+        if assignment is not None and self.value.get(assignment) is None:
             self.unknown.setdefault(var, self.reason.get(assignment, f"'{assignment}' assigns it a value not known"))
             return None
         racing = self._racing(var, last, reader)
@@ -255,7 +259,7 @@ class AssignedVariables:
             self.unknown.setdefault(var, f"'{racing}' may assign it before or after '{reader}' reads it: nothing "
                                          f"orders them, and TensorFlow runs them in either order")
             return None
-        return self.value[assignment]
+        return KEEP if assignment is None else self.value[assignment]
 
     def _racing(self, var: str, last: frozenset, reader: str) -> str | None:
         """An assignment of ``var`` the outputs need that is ordered neither before ``reader``
@@ -281,6 +285,7 @@ class AssignedVariables:
         if old is None:
             self.reason[n.name] = self.unknown.get(var, "")
             return None
+        old = old or f"{var}:0"
         pb = type(n.pb)()
         pb.name, pb.op = self.new_name(f"{n.name}/assigned"), operand
         pb.attr["T"].type = n.pb.attr["T" if "T" in n.pb.attr else "dtype"].type
@@ -296,16 +301,17 @@ class AssignedVariables:
             return
         producer = self.node_of(ref)
         value = self._value_at(var, states[producer].get(var, frozenset()), producer)
-        if value is not None:
+        if value:
             self.flat.aliases[ref] = value
 
 
-def resolve_assigned_variables(flat: FlatGraph, outputs: list[str]) -> dict[str, str]:
+def resolve_assigned_variables(flat: FlatGraph, outputs: list[str], initialized: set[str]) -> dict[str, str]:
     """Rewrite the reads of the variables ``flat`` assigns itself, ``outputs`` among them, into
-    reads of their values (see the module docstring); returns {variable: why its value is not
-    known} for the variables left as they are."""
+    reads of their values (see the module docstring); a variable in ``initialized`` (restored
+    from a checkpoint) has its checkpoint's value until the graph assigns it. Returns {variable:
+    why its value is not known} for the variables left as they are."""
     if not any(n.op in ASSIGNS for n in flat.nodes):
         return {}
-    resolver = AssignedVariables(flat)
+    resolver = AssignedVariables(flat, initialized)
     resolver.resolve([tensor_ref(o) for o in outputs])
     return resolver.unknown

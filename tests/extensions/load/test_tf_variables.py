@@ -253,3 +253,31 @@ def test_ops_with_reference_inputs_are_tensorflows():
     with_refs = {name for name in dir(raw) if not name.startswith("_") and op_def_registry.get(name) is not None
                  and any(arg.is_ref for arg in op_def_registry.get(name).input_arg)}
     assert {name for name in with_refs if not name.startswith(others)} == REF_INPUT_OPS
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+@pytest.mark.parametrize("use_resource", [False, True])
+def test_checkpoint_value_until_the_graph_assigns(tmp_path, ordered, use_resource):
+    """A MetaGraph with its checkpoint: a read before the graph's assignment has the checkpoint's
+    value, one after it the assigned value; a read that nothing orders with the assignment is
+    refused although the checkpoint gives a value."""
+    from tests.utils.runtime import assert_close, run_ir
+    x_value = random((3,), seed=3)
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [3], name="x")
+        w = v1.get_variable("w", initializer=random((3,), seed=1), use_resource=use_resource)
+        before = tf.identity(x * w.read_value(), name="before")
+        with tf.control_dependencies([before] if ordered else []):
+            grown = w.assign_add(random((3,), seed=2), read_value=False)
+        with tf.control_dependencies([grown]):
+            after = tf.identity(x * w.read_value(), name="after")
+        with v1.Session() as session:
+            session.run(v1.global_variables_initializer())
+            prefix = v1.train.Saver().save(session, str(tmp_path / "ckpt" / "model"))
+            expected = session.run([before, after], {x: x_value})
+    if not ordered:
+        with pytest.raises(ConversionError, match=r"variable 'w' \('.*' may assign it before or after"):
+            convert_pb(prefix + ".meta", tmp_path / "ir", output="before,after")
+        return
+    xml = convert_pb(prefix + ".meta", tmp_path / "ir", output="before,after")
+    assert_close(run_ir(xml, [x_value]), expected)
