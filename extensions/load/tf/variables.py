@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import deque
 
 from extensions.load.tf.functions import FlatGraph, TfNode, split_ref, tensor_ref
+from mo.errors import InputModelError
 
 REF_VARIABLES = ("Variable", "VariableV2")
 RESOURCE_VARIABLES = ("VarHandleOp",)
@@ -75,20 +76,20 @@ class AssignedVariables:
         self.preds = {n.name: self._preds(n) for n in flat.nodes}
         self.unknown: dict[str, str] = {}          # variable -> why its value is not known
         self.before: dict[str, frozenset] = {}     # assignment -> the assignments of its variable before it
-        self.prior: dict[str, frozenset] = {}      # assignment -> the last ones before it
         self.value: dict[str, str | None] = {}     # assignment -> the tensor the variable holds after it
         self.reason: dict[str, str] = {}           # assignment without a value -> why
         self.conditional: set[str] = set()
         self.assignments: dict[str, list[str]] = {}   # variable -> the assignments the outputs need
         self._ancestors: dict[str, set[str]] = {}
+        self.new_names: set[str] = set()
 
     def new_name(self, base: str) -> str:
         """``base``, or ``base_<k>`` when the graph has a node of that name."""
         name, k = base, 0
-        while name in self.by_name:
+        while name in self.by_name or name in self.new_names:
             k += 1
             name = f"{base}_{k}"
-        self.by_name[name] = None
+        self.new_names.add(name)
         return name
 
     def node_of(self, ref: str) -> str:
@@ -147,17 +148,7 @@ class AssignedVariables:
         them (a fetched variable becomes an alias of its value)."""
         order = self.order()
         needed = self.needed(outputs)
-        holder: dict[str, str] = {}                # tensor -> the variable it is (a reference or handle)
-        resource = set()
-        for n in order:
-            if n.op in REF_VARIABLES + RESOURCE_VARIABLES:
-                holder[f"{n.name}:0"] = n.name
-                if n.op in RESOURCE_VARIABLES:
-                    resource.add(n.name)
-            elif n.inputs and self.flat.resolve(n.inputs[0]) in holder:
-                var = holder[self.flat.resolve(n.inputs[0])]
-                if n.op in REF_ASSIGNS or n.op == "RefIdentity" or (n.op == "Identity" and var in resource):
-                    holder[f"{n.name}:0"] = var
+        holder, resource = self._holders(order)
         if not holder:
             return
         self._find_other_uses(order, needed, holder, resource)
@@ -187,7 +178,6 @@ class AssignedVariables:
                 var = holder[self.flat.resolve(n.inputs[0])]
                 if var not in self.unknown:
                     prior = state.get(var, frozenset())
-                    self.prior[n.name] = prior
                     self.before[n.name] = frozenset().union(*({p} | self.before[p] for p in prior))
                     if depth[n.name] > 0:
                         self.conditional.add(n.name)
@@ -200,6 +190,21 @@ class AssignedVariables:
         for o in outputs:
             self._fetch(o, holder, states)
         self.flat.nodes += added
+
+    def _holders(self, order: list[TfNode]) -> tuple[dict[str, str], set[str]]:
+        """({tensor: the variable it is, as a reference or a handle}, the resource variables)."""
+        holder: dict[str, str] = {}
+        resource = set()
+        for n in order:
+            if n.op in REF_VARIABLES + RESOURCE_VARIABLES:
+                holder[f"{n.name}:0"] = n.name
+                if n.op in RESOURCE_VARIABLES:
+                    resource.add(n.name)
+            elif n.inputs and self.flat.resolve(n.inputs[0]) in holder:
+                var = holder[self.flat.resolve(n.inputs[0])]
+                if n.op in REF_ASSIGNS or n.op == "RefIdentity" or (n.op == "Identity" and var in resource):
+                    holder[f"{n.name}:0"] = var
+        return holder, resource
 
     def _find_other_uses(self, order, needed: set[str], holder: dict, resource: set) -> None:
         """Variables that an op the outputs need uses otherwise than by reading or assigning."""
@@ -286,9 +291,13 @@ class AssignedVariables:
             self.reason[n.name] = self.unknown.get(var, "")
             return None
         old = old or f"{var}:0"
+        key = next((k for k in ("T", "dtype") if k in n.pb.attr), None)
+        if key is None:
+            raise InputModelError(f"Node '{n.name}' ({n.op}) lacks the attribute that gives its element type: the "
+                                  f"model is corrupt.")
         pb = type(n.pb)()
         pb.name, pb.op = self.new_name(f"{n.name}/assigned"), operand
-        pb.attr["T"].type = n.pb.attr["T" if "T" in n.pb.attr else "dtype"].type
+        pb.attr["T"].type = n.pb.attr[key].type
         added.append(TfNode(pb.name, operand, [old, n.inputs[1]], pb))
         return f"{pb.name}:0"
 
@@ -296,10 +305,10 @@ class AssignedVariables:
         """An output that is a variable (a reference) is read when its producer has run: the
         output becomes an alias of the value then."""
         ref = self.flat.resolve(output)
-        var = holder.get(ref)
-        if var is None or var in self.unknown or self.by_name[self.node_of(ref)].op in RESOURCE_VARIABLES:
+        var, producer = holder.get(ref), self.node_of(ref)
+        if var is None or var in self.unknown or producer not in states or \
+                self.by_name[producer].op in RESOURCE_VARIABLES:
             return
-        producer = self.node_of(ref)
         value = self._value_at(var, states[producer].get(var, frozenset()), producer)
         if value:
             self.flat.aliases[ref] = value
