@@ -7,6 +7,7 @@ from extensions.back.cleanup import RemoveDeadNodes
 from mo.emit.bin_writer import CHUNK_BYTES, flat_parts, release_pages
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import Transform
+from mo.utils.types import is_int
 
 F16_MAX = 65504.0
 F16_TINY = 2.0 ** -24
@@ -41,10 +42,36 @@ def feeds_precision_sensitive_input(consumers) -> bool:
     return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ()) for port in consumers)
 
 
+def decompressed_integers(port) -> bool:
+    """Whether ``port`` carries integer weights being decompressed: a non-foldable Convert of an
+    integer Const, possibly already shifted by its zero point (Subtract)."""
+    node = port.node
+    if node.op == "Subtract":
+        node = node.in_port(0).get_source().node
+    if node.op != "Convert" or node.get("foldable", True):
+        return False
+    source = node.in_port(0).get_source()
+    return source.node.op == "Const" and is_int(source.data.get_dtype())
+
+
+def feeds_dequantization(consumers) -> bool:
+    """Whether one of the input ports ``consumers`` is the zero point (Subtract) or scale
+    (Multiply) of integer weights' decompression: OpenVINO's low-precision transformations read
+    them as f32 constants, and rounded to f16 they would move every dequantized value."""
+    for port in consumers:
+        node = port.node
+        if node.op in ("Subtract", "Multiply") and len(node.in_ports()) == 2:
+            other = node.in_port(1 - port.idx).get_source()
+            if other is not None and decompressed_integers(other):
+                return True
+    return False
+
+
 class CompressWeightsToFP16(Transform):
     """Every f32 Const whose values fit float16 becomes an f16 Const followed by a Convert to f32
     marked ``decompression`` in rt_info (the runtime folds it back or computes in f16). Consts
-    feeding precision-sensitive inputs stay f32.
+    feeding precision-sensitive inputs and the scales and zero points of quantized weights stay
+    f32.
 
     The compression is lazy: the f16 Const keeps the float32 array (often a view of the model
     file) and the IR writer converts it chunk by chunk as it writes the .bin (mo/emit/bin_writer),
@@ -64,7 +91,7 @@ class CompressWeightsToFP16(Transform):
             if const.element_type != "f32":
                 continue
             consumers = const.out_port(0).get_destinations()
-            if not consumers or feeds_precision_sensitive_input(consumers):
+            if not consumers or feeds_precision_sensitive_input(consumers) or feeds_dequantization(consumers):
                 continue
             value = np.asarray(const.value)
             if not fits_f16(value):

@@ -19,6 +19,8 @@ class FakeQuantize(Op):
     defaults = {"levels": 256, "auto_broadcast": "numpy"}
     ir_attrs = ("levels", "auto_broadcast")
     same_type_inputs = "all"
+    # the ranges define the quantization grid: rounded to f16 they would move every step
+    precision_sensitive_inputs = (1, 2, 3, 4)
 
     @classmethod
     def infer_shapes(cls, node):

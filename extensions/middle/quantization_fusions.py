@@ -1,0 +1,121 @@
+"""Quantize -> dequantize pairs become FakeQuantize, the form OpenVINO's low-precision
+transformations run in int8.
+
+The ONNX translators (and every other quantizer that builds on ``extensions/front/common/
+quantization.py``) write a quantization as arithmetic, exact for a tensor that stays quantized:
+
+    q = Convert<int>(Clamp<qmin, qmax>(Round(x / s_q) [+ zp_q]))
+
+and a dequantization as ``(Convert<float>(q) [- zp_d]) [* s_d]``. Where such a q is dequantized
+with constant parameters, the pair is one FakeQuantize of x with ``qmax - qmin + 1`` levels: input
+range [(qmin - zp_q) * s_q, (qmax - zp_q) * s_q], output range [(qmin - zp_d) * s_d, (qmax - zp_d)
+* s_d]. The CPU plugin executes a Convolution or MatMul fed by such FakeQuantizes (and weights kept
+as integer constants) in u8/i8; the arithmetic form it would run in float. Values exactly halfway
+between two steps may round to the other neighbour (within one quantum).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from extensions.middle.constant_folding import ConstantFolding
+from mo.graph.builder import OpBuilder
+from mo.graph.node import Node
+from mo.graph.port import Port
+from mo.pipeline.transform import Transform
+from mo.utils.types import is_int
+
+# integer types whose grid a FakeQuantize of f32 arithmetic represents exactly
+QUANT_GRID = {"u8": (0, 255), "i8": (-128, 127), "u4": (0, 15), "i4": (-8, 7)}
+FLOAT_TYPES = ("f32", "f16", "bf16", "f64")
+
+
+def _other(node: Node, port: Port) -> int:
+    """The input index of ``node`` not fed by ``port`` (node has two inputs)."""
+    return 1 if node.in_port(0).get_source() == port else 0
+
+
+def _sole_consumer(port: Port) -> Node | None:
+    dests = port.get_destinations()
+    return dests[0].node if len(dests) == 1 else None
+
+
+def quantizer(q_convert: Node) -> tuple[Port, np.ndarray, np.ndarray, int, int] | None:
+    """(x, scale, zero point, qmin, qmax) of ``Convert<int>(Clamp(Round(x / s) [+ zp]))``, the
+    arithmetic quantization of x; None for anything else."""
+    grid = QUANT_GRID.get(q_convert.destination_type)
+    clamp = q_convert.in_port(0).get_source().node
+    if grid is None or clamp.op != "Clamp" or (float(clamp.min), float(clamp.max)) != grid:
+        return None
+    inner = clamp.in_port(0).get_source().node
+    zero_point = np.zeros((), np.float32)
+    if inner.op == "Add":
+        rounded = next((inner.in_port(i).get_source() for i in (0, 1)
+                        if inner.in_port(i).get_source().node.op == "Round"), None)
+        if rounded is None or inner.in_value(_other(inner, rounded)) is None:
+            return None
+        zero_point = inner.in_value(_other(inner, rounded))
+        inner = rounded.node
+    if inner.op != "Round" or inner.get("mode") != "half_to_even":
+        return None
+    divide = inner.in_port(0).get_source().node
+    if divide.op != "Divide" or divide.in_value(1) is None or divide.in_port(0).data.get_value() is not None:
+        return None
+    return divide.in_port(0).get_source(), divide.in_value(1), zero_point, grid[0], grid[1]
+
+
+def dequantizer(convert: Node) -> tuple[Port, np.ndarray, np.ndarray] | None:
+    """(output, scale, zero point) of ``[Convert<float>] -> [Subtract(zp)] -> [Multiply(s)]`` after
+    ``convert`` (a Convert to float), the constants' defaults 1 and 0; the chain stops at the first
+    op that is not one of these with a constant operand."""
+    scale, zero_point = np.ones((), np.float32), np.zeros((), np.float32)
+    out = convert.out_port(0)
+    nxt = _sole_consumer(out)
+    if nxt is not None and nxt.op == "Subtract" and nxt.in_port(0).get_source() == out and nxt.in_value(1) is not None:
+        zero_point, out = nxt.in_value(1), nxt.out_port(0)
+        nxt = _sole_consumer(out)
+    if nxt is not None and nxt.op == "Multiply" and nxt.in_value(_other(nxt, out)) is not None:
+        scale, out = nxt.in_value(_other(nxt, out)), nxt.out_port(0)
+    return out, scale, zero_point
+
+
+def grid_bounds(scale: np.ndarray, zero_point: np.ndarray, qmin: int, qmax: int, dtype) -> tuple[np.ndarray, ...]:
+    """(low, high): the real values of the grid's ends, (qmin - zp) * s and (qmax - zp) * s."""
+    scale, zero_point = np.asarray(scale, np.float64), np.asarray(zero_point, np.float64)
+    return ((qmin - zero_point) * scale).astype(dtype), ((qmax - zero_point) * scale).astype(dtype)
+
+
+class QuantizeDequantizeToFakeQuantize(Transform):
+    """Convert<int>(Clamp(Round(x / s_q) + zp_q)) -> Convert<float> [- zp_d] [* s_d], the constants
+    known, becomes FakeQuantize(x) with the two grids' bounds (one per dequantization of q)."""
+
+    phase = "middle"
+
+    def run_after(self):
+        return [ConstantFolding]
+
+    def find_and_replace_pattern(self, graph) -> None:
+        fused = False
+        for convert in graph.nodes_by_op("Convert"):
+            if convert.id not in graph or convert.destination_type not in FLOAT_TYPES:
+                continue
+            q_port = convert.in_port(0).get_source()
+            if q_port is None or q_port.node.op != "Convert" or not is_int(q_port.data.get_dtype()):
+                continue
+            found = quantizer(q_port.node)
+            if found is None:
+                continue
+            x, s_q, zp_q, qmin, qmax = found
+            out, s_d, zp_d = dequantizer(convert)
+            dtype = x.data.get_dtype()
+            if dtype not in FLOAT_TYPES or out.data.get_dtype() != dtype:
+                continue
+            np_type = np.float16 if dtype == "f16" else np.float64 if dtype == "f64" else np.float32
+            in_low, in_high = grid_bounds(s_q, zp_q, qmin, qmax, np_type)
+            out_low, out_high = grid_bounds(s_d, zp_d, qmin, qmax, np_type)
+            b = OpBuilder(graph, convert.name)
+            fq = b.FakeQuantize(x, in_low, in_high, out_low, out_high, levels=qmax - qmin + 1,
+                                name=out.node.name)
+            out.get_connection().set_source(fq)
+            fused = True
+        if fused:
+            graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
