@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from extensions.middle.constant_folding import ConstantFolding
+from extensions.middle.scale_shift_fusions import BatchNormToScaleShift
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
@@ -119,3 +120,100 @@ class QuantizeDequantizeToFakeQuantize(Transform):
             fused = True
         if fused:
             graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
+
+
+def integer_grid(node: Node) -> tuple[np.ndarray, np.ndarray] | None:
+    """(integers, step) with FakeQuantize(w) == integers * step for a FakeQuantize ``node`` of constant
+    weights w and constant ranges whose output grid holds 0 (its low end a whole number of steps
+    from 0, as every quantizer with an integer zero point gives); None otherwise."""
+    values = [node.in_value(i) for i in range(5)]
+    if any(v is None for v in values):
+        return None
+    w, in_low, in_high, out_low, out_high = (np.asarray(v, np.float64) for v in values)
+    levels = int(node.levels)
+    step = (out_high - out_low) / (levels - 1)
+    if np.any(step == 0) or np.any(in_high == in_low):
+        return None
+    offset = out_low / step
+    if np.any(np.abs(offset - np.round(offset)) > 1e-3):
+        return None
+    with np.errstate(all="ignore"):
+        k = np.round((w - in_low) / (in_high - in_low) * (levels - 1))
+    k = np.where(w <= np.minimum(in_low, in_high), 0, np.where(w > np.maximum(in_low, in_high), levels - 1, k))
+    return k + np.round(offset), step
+
+
+class FakeQuantizedWeightsToIntegers(Transform):
+    """FakeQuantize of constant weights (QAT models: PyTorch fake_quantize, TensorFlow FakeQuant of
+    a kernel) -> the weights as i8 (or u8) integers, Convert (not folded) and Multiply by the step:
+    the form OpenVINO's low-precision transformations run in int8, at a quarter of the float size.
+    A grid without 0 on it (no integer zero point) keeps its FakeQuantize."""
+
+    phase = "middle"
+
+    def run_after(self):
+        return [ConstantFolding]
+
+    def run_before(self):
+        return [BatchNormToScaleShift]
+
+    def find_and_replace_pattern(self, graph) -> None:
+        for fq in graph.nodes_by_op("FakeQuantize"):
+            dtype = fq.out_port(0).data.get_dtype()
+            if dtype not in FLOAT_TYPES or fq.in_value(0) is None:
+                continue
+            found = integer_grid(fq)
+            if found is None:
+                continue
+            integers, step = found
+            storage = next((t for t, (low, high) in (("i8", (-128, 127)), ("u8", (0, 255)))
+                            if integers.min() >= low and integers.max() <= high), None)
+            if storage is None:
+                continue
+            np_type = np.float16 if dtype == "f16" else np.float64 if dtype == "f64" else np.float32
+            b = OpBuilder(graph, fq.name)
+            stored = b.const(integers.astype(np.int8 if storage == "i8" else np.uint8), name=f"{fq.name}/quantized")
+            real = b.Convert(stored, destination_type=dtype, foldable=False)
+            weights = b.Multiply(real, step.astype(np_type), name=fq.name)
+            fq.out_port(0).get_connection().set_source(weights)
+            graph.remove_node(fq.id)
+
+
+def _single(value) -> float | None:
+    value = np.asarray(value)
+    return float(value.reshape(-1)[0]) if value.size and np.all(value == value.reshape(-1)[0]) else None
+
+
+class WidenFakeQuantizeLevels(Transform):
+    """FakeQuantize of activations onto fewer than 255 levels (PyTorch's x86 QAT default quantizes
+    activations to 0..127, "reduce_range") -> Clamp to its input range, then FakeQuantize onto
+    256 levels of the same step: the same values (the first levels of the wider grid are the
+    narrow grid's, and the clamp keeps the rest unused), in the 8-bit form the CPU's low-precision
+    transformations execute in int8 (they leave other level counts in float)."""
+
+    phase = "middle"
+
+    def run_after(self):
+        return [FakeQuantizedWeightsToIntegers]
+
+    def find_and_replace_pattern(self, graph) -> None:
+        for fq in graph.nodes_by_op("FakeQuantize"):
+            levels = int(fq.levels)
+            if not 2 < levels < 255 or fq.in_port(0).data.get_value() is not None:
+                continue
+            bounds = [_single(fq.in_value(i)) if fq.in_value(i) is not None else None for i in range(1, 5)]
+            if any(v is None for v in bounds):
+                continue
+            in_low, in_high, out_low, out_high = bounds
+            if not in_low < in_high:
+                continue
+            dtype = fq.in_port(0).data.get_dtype()
+            np_type = np.float16 if dtype == "f16" else np.float64 if dtype == "f64" else np.float32
+            wide_in = in_low + (in_high - in_low) / (levels - 1) * 255
+            wide_out = out_low + (out_high - out_low) / (levels - 1) * 255
+            b = OpBuilder(graph, fq.name)
+            clamped = b.Clamp(fq.in_port(0).get_source(), min=in_low, max=in_high)
+            clamped.connect(fq.in_port(0))
+            b.const(np_type(wide_in)).connect(fq.in_port(2))
+            b.const(np_type(wide_out)).connect(fq.in_port(4))
+            fq["levels"] = 256

@@ -15,7 +15,8 @@ import pytest
 from tests.e2e.test_cli import run_mo
 from tests.utils import quantized_models as qm
 from tests.utils.onnx_models import run_onnxruntime
-from tests.utils.runtime import execution_precisions, int8_layers, run_ir
+from tests.utils.quantized_models import assert_quantized_close, assert_runs_int8
+from tests.utils.runtime import run_ir
 
 
 def convert_mo(model: str, tmp_path) -> str:
@@ -45,22 +46,6 @@ def quantize_both(path: str, tmp_path, feeds: list[dict], fmt: str, **options) -
     qdq = str(tmp_path / "quantized_qdq.onnx")
     qm.quantize_static(path, qdq, feeds, fmt="QDQ", **options)
     return quantized, convert_ovc(qdq, tmp_path)
-
-
-def assert_quantized_close(actual: np.ndarray, expected: np.ndarray, steps: float = 3) -> None:
-    """Within ``steps`` quantization steps of an 8-bit grid over the expected output's range."""
-    step = max(float(np.ptp(expected)), 1e-6) / 255
-    diff = float(np.max(np.abs(actual.astype(np.float64) - expected)))
-    assert diff <= steps * step, f"max |diff| {diff:.3g} > {steps} steps of {step:.3g}"
-
-
-def assert_runs_int8(mo_xml: str, ovc_xml: str) -> tuple[int, int]:
-    """mo's IR runs at least as many convolution/matrix layers in int8 as ovc's; returns mo's
-    (int8, all)."""
-    low, total = int8_layers(execution_precisions(mo_xml))
-    ovc_low, _ = int8_layers(execution_precisions(ovc_xml))
-    assert total > 0 and low >= ovc_low, (execution_precisions(mo_xml), execution_precisions(ovc_xml))
-    return low, total
 
 
 def cnn_case(tmp_path) -> tuple[str, list[np.ndarray]]:

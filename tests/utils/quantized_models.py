@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.utils.onnx_zoo import export, randomize_batchnorm
+from tests.utils.runtime import execution_precisions, int8_layers
 
 
 def mobilenet_v2(width: float = 1.0, classes: int = 1000):
@@ -105,6 +106,42 @@ def export_bert(path: str, hidden: int = 768, layers: int = 12, heads: int = 12,
             "attention_mask": np.ones((1, seq), np.int64)}
 
 
+def torch_static_fx(module, example: tuple):
+    """PyTorch static quantization in FX graph mode (x86 backend: quantized:: ops on quint8 / qint8
+    tensors), calibrated on ``example``."""
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+    prepared = prepare_fx(module.eval(), get_default_qconfig_mapping("x86"), example)
+    prepared(*example)
+    return convert_fx(prepared)
+
+
+def torch_qat_fx(module, example: tuple):
+    """PyTorch quantization-aware training's model (x86 default: activations fake-quantized onto
+    0..127, per-channel weights; conv + BatchNorm fused), after a training step, observers off,
+    in eval mode: fake_quantize ops in the traced graph."""
+    import torch
+    from torch.ao.quantization import get_default_qat_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import prepare_qat_fx
+    prepared = prepare_qat_fx(module.train(), get_default_qat_qconfig_mapping("x86"), example)
+    prepared(*example)
+    prepared.apply(torch.ao.quantization.disable_observer)
+    return prepared.eval()
+
+
+def torch_pt2e(module, example: tuple):
+    """PT2E static quantization (torchao's X86InductorQuantizer on an exported graph): an
+    ExportedProgram with quantize / dequantize ops around each quantized op."""
+    import torch
+    import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as x86
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    quantizer = x86.X86InductorQuantizer()
+    quantizer.set_global(x86.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(torch.export.export(module.eval(), example).module(), quantizer)
+    prepared(*example)
+    return torch.export.export(convert_pt2e(prepared), example)
+
+
 def quantize_static(src: str, dst: str, feeds: list[dict[str, np.ndarray]], fmt: str = "QDQ",
                     per_channel: bool = True, activation: str = "QUInt8", weight: str = "QInt8", **options) -> None:
     """ONNX Runtime's static quantization calibrated on ``feeds`` (MinMax)."""
@@ -128,3 +165,19 @@ def quantize_dynamic(src: str, dst: str, per_channel: bool = True, weight: str =
     from onnxruntime.quantization import QuantType
     from onnxruntime.quantization import quantize_dynamic as ort_quantize_dynamic
     ort_quantize_dynamic(src, dst, per_channel=per_channel, weight_type=getattr(QuantType, weight), **options)
+
+
+def assert_quantized_close(actual: np.ndarray, expected: np.ndarray, steps: float = 3) -> None:
+    """Within ``steps`` quantization steps of an 8-bit grid over the expected output's range."""
+    step = max(float(np.ptp(expected)), 1e-6) / 255
+    diff = float(np.max(np.abs(actual.astype(np.float64) - expected)))
+    assert diff <= steps * step, f"max |diff| {diff:.3g} > {steps} steps of {step:.3g}"
+
+
+def assert_runs_int8(mo_xml: str, ovc_xml: str | None) -> tuple[int, int]:
+    """mo's IR runs at least as many convolution/matrix layers in int8 as OpenVINO's converter's
+    IR (None: OpenVINO cannot convert the model); returns mo's (int8, all)."""
+    low, total = int8_layers(execution_precisions(mo_xml))
+    ovc_low = 0 if ovc_xml is None else int8_layers(execution_precisions(ovc_xml))[0]
+    assert total > 0 and low >= ovc_low, (execution_precisions(mo_xml), ovc_xml and execution_precisions(ovc_xml))
+    return low, total
