@@ -166,17 +166,39 @@ class FakeQuantizedWeightsToIntegers(Transform):
             if found is None:
                 continue
             integers, step = found
-            storage = next((t for t, (low, high) in (("i8", (-128, 127)), ("u8", (0, 255)))
-                            if integers.min() >= low and integers.max() <= high), None)
-            if storage is None:
-                continue
+            out = fq.out_port(0)
+            reader = _sole_consumer(out)
+            perm = reader.in_value(1) if reader is not None and reader.op == "Transpose" else None
+            if perm is not None:      # the weights of a channels-last layer: stored in the layer's order
+                integers = np.transpose(integers, perm)
+                step = np.transpose(np.broadcast_to(step, (1,) * (integers.ndim - step.ndim) + step.shape), perm)
+                out = reader.out_port(0)
             np_type = np.float16 if dtype == "f16" else np.float64 if dtype == "f64" else np.float32
             b = OpBuilder(graph, fq.name)
-            stored = b.const(integers.astype(np.int8 if storage == "i8" else np.uint8), name=f"{fq.name}/quantized")
+            stored, zero_point = integer_storage(b, integers, step, f"{fq.name}/quantized")
             real = b.Convert(stored, destination_type=dtype, foldable=False)
+            if zero_point is not None:
+                real = b.Subtract(real, zero_point.astype(np_type))
             weights = b.Multiply(real, step.astype(np_type), name=fq.name)
-            fq.out_port(0).get_connection().set_source(weights)
-            graph.remove_node(fq.id)
+            out.get_connection().set_source(weights)
+            for node in (reader, fq) if perm is not None else (fq,):
+                graph.remove_node(node.id)
+
+
+def integer_storage(b: OpBuilder, integers: np.ndarray, step: np.ndarray, name: str) -> tuple[Port, np.ndarray | None]:
+    """(the integers as an i8 or u8 Const, None), or, when they fit neither type as they are (a
+    grid not centred on 0), (i8 integers shifted to start at -128, minus the shift as a zero point
+    of the step's shape: per channel where the step is). i8 weights with a zero point are what the
+    CPU plugin computes exactly; u8 ones with a per-channel zero point it does not."""
+    low, high = integers.min(), integers.max()
+    if low >= -128 and high <= 127:
+        return b.const(integers.astype(np.int8), name=name), None
+    if low >= 0 and high <= 255:
+        return b.const(integers.astype(np.uint8), name=name), None
+    full = (1,) * (integers.ndim - step.ndim) + step.shape
+    axes = tuple(d for d in range(integers.ndim) if full[d] == 1)
+    shift = integers.min(axis=axes, keepdims=True) + 128
+    return b.const((integers - shift).astype(np.int8), name=name), -shift
 
 
 def _single(value) -> float | None:

@@ -84,3 +84,31 @@ def test_static_quantized_transformer_runs_in_int8(tmp_path, fmt):
     assert_quantized_close(run_ir(mo_xml, inputs)[0], run_onnxruntime(quantized, inputs)[0], steps=6)
     low, _ = assert_runs_int8(mo_xml, ovc_xml)
     assert low >= 12    # Q, K, V, output and two feed-forward projections in each of 2 layers
+
+
+def test_dynamic_quantized_transformer_keeps_integer_weights(tmp_path):
+    """quantize_dynamic's DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul chains become
+    MatMuls of the float activations and the i8 weights: the CPU runs them as FullyConnected layers
+    with i8 weights (OpenVINO's converter's IR computes every one in float), within the activations'
+    quantization step of ONNX Runtime."""
+    path = str(tmp_path / "bert.onnx")
+    feed = qm.export_bert(path, hidden=64, layers=2, heads=4, seq=16, vocab=200)
+    quantized = str(tmp_path / "quantized.onnx")
+    qm.quantize_dynamic(path, quantized)
+    mo_xml, ovc_xml = convert_mo(quantized, tmp_path), convert_ovc(quantized, tmp_path)
+    inputs = [feed["input_ids"], feed["attention_mask"]]
+    assert_quantized_close(run_ir(mo_xml, inputs)[0], run_onnxruntime(quantized, inputs)[0], steps=6)
+    low, _ = assert_runs_int8(mo_xml, ovc_xml)
+    assert low >= 12
+
+
+def test_report_and_summary_count_quantized_layers(tmp_path):
+    path, inputs = cnn_case(tmp_path)
+    static, dynamic = str(tmp_path / "static.onnx"), str(tmp_path / "dynamic.onnx")
+    qm.quantize_static(path, static, [{"input": inputs[0]}])
+    qm.quantize_dynamic(path, dynamic)
+    r = run_mo(static, "-o", str(tmp_path / "s"), "--report")
+    assert r.returncode == 0 and "Quantized layers: 4 of 4 convolutions and matrix products" in r.stdout, r.stdout
+    r = run_mo(dynamic, "-o", str(tmp_path / "d"), "--log_level", "INFO")
+    assert "Quantized layers: 0 of 4 convolutions and matrix products" in r.stdout + r.stderr
+    assert "4 integer weights only" in r.stdout + r.stderr
