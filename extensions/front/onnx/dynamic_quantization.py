@@ -99,9 +99,12 @@ class DynamicQuantizedLayersToFloatActivations(Transform):
             return
         b = OpBuilder(graph, layer.name)
         along = (-1,) + (1,) * (w_value.ndim - 1) if conv else (-1,)
-        zero = None if w_zero is None else w_zero.data.get_value().reshape(along if w_zero.data.get_value().size > 1 else ())
-        weights = dequantize(b, w, b.const(scale.astype(np.float32).reshape(along if scale.size > 1 else ())),
-                             None if zero is None else b.const(zero))
+
+        def per_channel(value: np.ndarray) -> np.ndarray:
+            return value.reshape(along if value.size > 1 else ())
+
+        zero = None if w_zero is None else b.const(per_channel(w_zero.data.get_value()))
+        weights = dequantize(b, w, b.const(per_channel(scale.astype(np.float32))), zero)
         y = convolve(b, layer, x, weights) if conv else b.MatMul(x, weights, name=layer.name)
         replace_outputs(scaling, [y])
         for node in (cast, layer):
