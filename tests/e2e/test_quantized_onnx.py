@@ -16,7 +16,7 @@ from tests.e2e.test_cli import run_mo
 from tests.utils import quantized_models as qm
 from tests.utils.onnx_models import run_onnxruntime
 from tests.utils.quantized_models import assert_quantized_close, assert_runs_int8
-from tests.utils.runtime import run_ir
+from tests.utils.runtime import assert_close, execution_precisions, run_ir
 
 
 def convert_mo(model: str, tmp_path) -> str:
@@ -112,3 +112,56 @@ def test_report_and_summary_count_quantized_layers(tmp_path):
     r = run_mo(dynamic, "-o", str(tmp_path / "d"), "--log_level", "INFO")
     assert "Quantized layers: 0 of 4 convolutions and matrix products" in r.stdout + r.stderr
     assert "4 integer weights only" in r.stdout + r.stderr
+
+
+def weight_only_model(path: str, kind: str, k: int = 256, n: int = 128, block: int = 32) -> None:
+    """MatMul(x, DequantizeLinear(weights)): i8 per output channel, or u4 / i4 in blocks of ``block``
+    along the reduction axis (opset 21), with zero points."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(0)
+    if kind == "i8":
+        inits = [numpy_helper.from_array(rng.integers(-127, 127, (k, n)).astype(np.int8), "w"),
+                 numpy_helper.from_array((rng.random(n) * 0.01).astype(np.float32), "s")]
+        dq, opset = helper.make_node("DequantizeLinear", ["w", "s"], ["wf"], axis=1), 13
+    else:
+        low, high, middle = (0, 15, 8) if kind == "u4" else (-8, 7, 0)
+        t = TensorProto.UINT4 if kind == "u4" else TensorProto.INT4
+        inits = [helper.make_tensor("w", t, (k, n), rng.integers(low, high + 1, k * n).tolist()),
+                 numpy_helper.from_array((rng.random((k // block, n)) * 0.01).astype(np.float32), "s"),
+                 helper.make_tensor("z", t, (k // block, n), [middle] * (k // block * n))]
+        dq, opset = helper.make_node("DequantizeLinear", ["w", "s", "z"], ["wf"], axis=0, block_size=block), 21
+    graph = helper.make_graph([dq, helper.make_node("MatMul", ["x", "wf"], ["y"])], "weight_only",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", k])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", n])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 10
+    onnx.save(model, path)
+
+
+@pytest.mark.parametrize("kind", ["i8", "u4", "i4"])
+def test_weight_only_dequantization_keeps_compressed_weights(tmp_path, kind):
+    """A weight-only DequantizeLinear (per channel, or blocked 4-bit) stays integer weights the CPU
+    multiplies as such, like OpenVINO's converter's IR (the plugin may quantize the activations of
+    such a layer on the fly: equal to that IR's results, near ONNX Runtime's)."""
+    path = str(tmp_path / "model.onnx")
+    weight_only_model(path, kind)
+    mo_xml, ovc_xml = convert_mo(path, tmp_path), convert_ovc(path, tmp_path)
+    x = np.random.default_rng(1).standard_normal((4, 256)).astype(np.float32)
+    assert_close(run_ir(mo_xml, [x]), run_ir(ovc_xml, [x]), rtol=1e-6, atol=1e-6)
+    assert_quantized_close(run_ir(mo_xml, [x])[0], run_onnxruntime(path, [x])[0], steps=4)
+    assert execution_precisions(mo_xml) == execution_precisions(ovc_xml) == {"FullyConnected": {kind: 1}}
+
+
+def test_nncf_quantized_model_runs_in_int8(tmp_path):
+    """A model quantized by NNCF for ONNX (QDQ with NNCF's own placement and bias correction)."""
+    import nncf
+    import onnx
+    path, inputs = cnn_case(tmp_path)
+    quantized = nncf.quantize(onnx.load(path), nncf.Dataset([{"input": inputs[0]}] * 2))
+    onnx.save(quantized, str(tmp_path / "nncf.onnx"))
+    mo_xml = convert_mo(str(tmp_path / "nncf.onnx"), tmp_path)
+    x = np.random.default_rng(1).standard_normal((2, 3, 32, 32)).astype(np.float32)
+    assert_quantized_close(run_ir(mo_xml, [x])[0], run_onnxruntime(str(tmp_path / "nncf.onnx"), [x])[0])
+    low, total = assert_runs_int8(mo_xml, convert_ovc(str(tmp_path / "nncf.onnx"), tmp_path))
+    assert low == total == 4

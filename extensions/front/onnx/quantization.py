@@ -53,12 +53,17 @@ def linear_attrs(ext, node) -> dict:
 def dequantize(b: OpBuilder, x, scale, zero_point, dtype: str = "f32") -> Port:
     """(x - zero_point) * scale in ``dtype``; scale and zero point may be None. Constant integer
     data (quantized weights) stays in its type: its Convert is not folded, so the IR keeps the
-    weights compressed and the runtime decompresses them."""
-    if x.data.get_value() is not None and is_int(x.data.get_dtype()):
-        real = b.Convert(x, destination_type=dtype, foldable=False)
-    else:
-        real = convert(b, x, dtype)
+    weights compressed and the runtime decompresses them; their constant zero point stays integer
+    too (one value when all are equal), as the runtime's decompression of weights expects it."""
+    weights = x.data.get_value() is not None and is_int(x.data.get_dtype())
+    real = b.Convert(x, destination_type=dtype, foldable=False) if weights else convert(b, x, dtype)
     if zero_point is not None:
+        value = zero_point.data.get_value()
+        if weights and value is not None and is_int(zero_point.data.get_dtype()):
+            flat = value.reshape(-1)
+            stored = b.const(flat[:1].reshape(()) if flat.size and np.all(flat == flat[0]) else value,
+                             element_type=zero_point.data.get_dtype())
+            zero_point = b.Convert(stored, destination_type=dtype, foldable=False)
         real = b.Subtract(real, convert(b, zero_point, dtype))
     return real if scale is None else b.Multiply(real, convert(b, scale, dtype))
 
