@@ -1,13 +1,15 @@
 """Quantized models in the OpenVINO CPU runtime: how many convolution / matrix-product layers run
 in int8 and the latency, for mo's IR beside OpenVINO's converter's (ovc) IR of the same model.
 
-    python benchmarks/quantized_models.py [--models resnet50,mobilenet_v2,bert] [--runs 50]
+    python benchmarks/quantized_models.py [--models resnet50,mobilenet_v2,bert] [--format QDQ] [--runs 60]
 
 The models are float networks with random weights (ResNet-50-sized, MobileNetV2, BERT-base),
 quantized by ONNX Runtime's static quantization (QDQ, u8 activations, per-channel i8 weights,
 MinMax calibration on random inputs), converted by each tool with its defaults and compiled by the
 CPU plugin with its defaults (one stream). Latency: median of --runs synchronous inferences, the
-two IRs measured in alternating rounds in one process.
+two IRs measured in alternating rounds in one process. ``--format QOperator`` quantizes to ORT's
+QOperator ops (ovc cannot convert those: it gets the QDQ form of the same quantization);
+``--format dynamic`` uses ``quantize_dynamic``.
 """
 from __future__ import annotations
 
@@ -24,8 +26,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 
-def build(name: str, folder: str, fmt: str) -> tuple[str, dict]:
-    """(path of the quantized model, a feed to run it on)."""
+def build(name: str, folder: str, fmt: str) -> tuple[str, str, dict]:
+    """(path of the quantized model, the model OpenVINO's converter gets: the same one, or for the
+    QOperator form, which it cannot convert, the QDQ form of the same quantization; a feed)."""
     from benchmarks.convert_resnet50_onnx import build_resnet50
     from tests.utils import quantized_models as qm
     float_path = os.path.join(folder, f"{name}.onnx")
@@ -43,7 +46,11 @@ def build(name: str, folder: str, fmt: str) -> tuple[str, dict]:
         qm.quantize_dynamic(float_path, quantized)
     else:
         qm.quantize_static(float_path, quantized, [feed] * 2, fmt=fmt)
-    return quantized, feed
+    if fmt != "QOperator":
+        return quantized, quantized, feed
+    qdq = os.path.join(folder, f"{name}_qdq.onnx")
+    qm.quantize_static(float_path, qdq, [feed] * 2, fmt="QDQ")
+    return quantized, qdq, feed
 
 
 def convert(tool: str, model: str, out: str) -> str:
@@ -70,8 +77,8 @@ def main() -> None:
     print(f"{'model':<14} {'tool':<4} {'int8 layers':>12} {'latency ms':>11}")
     for name in args.models.split(","):
         with tempfile.TemporaryDirectory() as folder:
-            model, feed = build(name, folder, args.format)
-            xmls = {tool: convert(tool, model, folder) for tool in ("mo", "ovc")}
+            model, ovc_model, feed = build(name, folder, args.format)
+            xmls = {"mo": convert("mo", model, folder), "ovc": convert("ovc", ovc_model, folder)}
             requests, times = {}, {}
             for tool, xml in xmls.items():
                 compiled = core().compile_model(core().read_model(xml), "CPU", {"NUM_STREAMS": "1"})
