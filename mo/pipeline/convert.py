@@ -153,7 +153,7 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
 
     started = time.perf_counter()
     # --compress_weights: its sizes before/after are printed by the command line even without INFO
-    summary_wanted = log.isEnabledFor(logging.INFO) or bool(opts.compress_weights)
+    summary_wanted = log.isEnabledFor(logging.INFO) or bool(opts.compress_weights) or bool(opts.report)
     report: list | None = [] if opts.report or summary_wanted else None
     progress = Progress(interactive=False if opts.stream_output else None) if opts.progress else NO_PROGRESS
 
@@ -227,6 +227,8 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         opts.compression_summary = summary.compression_line()
     if opts.report:
         print(format_report(report, time.perf_counter() - started))
+        if summary is not None and summary.quantization_line():
+            print(summary.quantization_line())
     opts.framework = framework
     if opts.output_dir is None:
         from mo.pipeline.summary import io_info

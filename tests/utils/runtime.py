@@ -134,3 +134,30 @@ def assert_close(actual_list, expected_list, rtol: float = 1e-4, atol: float = 1
         if msg:
             problems.append(f"output {i}: {msg}")
     assert not problems, "; ".join(problems)
+
+
+COMPUTE_LAYERS = ("Convolution", "Deconvolution", "FullyConnected", "MatMul")
+
+
+def execution_precisions(xml_path: str, config: dict | None = None) -> dict[str, dict[str, int]]:
+    """What the CPU plugin executes, from ``get_runtime_model()``: for each convolution / matrix
+    product layer type, how many layers run in each precision (``runtimePrecision``: u8/i8 is
+    int8 execution), with the plugin's default configuration unless ``config`` is given."""
+    compiled = core().compile_model(core().read_model(xml_path), "CPU", config or {})
+    counts: dict[str, dict[str, int]] = {}
+    for op in compiled.get_runtime_model().get_ordered_ops():
+        info = op.get_rt_info()
+        layer = info["layerType"].astype(str)
+        if layer in COMPUTE_LAYERS:
+            precision = info["runtimePrecision"].astype(str)
+            counts.setdefault(layer, {}).setdefault(precision, 0)
+            counts[layer][precision] += 1
+    return counts
+
+
+def int8_layers(counts: dict[str, dict[str, int]]) -> tuple[int, int]:
+    """(layers executed in u8/i8, all convolution / matrix product layers) of
+    ``execution_precisions``' counts."""
+    total = sum(n for by_precision in counts.values() for n in by_precision.values())
+    low = sum(n for by_precision in counts.values() for p, n in by_precision.items() if p in ("u8", "i8"))
+    return low, total
