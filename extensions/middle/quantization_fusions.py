@@ -22,6 +22,7 @@ from extensions.middle.scale_shift_fusions import BatchNormToScaleShift
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
+from mo.pipeline.infer import infer_node
 from mo.pipeline.transform import Transform
 from mo.utils.types import is_int
 
@@ -99,7 +100,7 @@ class QuantizeDequantizeToFakeQuantize(Transform):
         for convert in graph.nodes_by_op("Convert"):
             if convert.id not in graph or convert.destination_type not in FLOAT_TYPES:
                 continue
-            q_port = convert.in_port(0).get_source()
+            layout, q_port = layout_chain(convert.in_port(0).get_source())
             if q_port is None or q_port.node.op != "Convert" or not is_int(q_port.data.get_dtype()):
                 continue
             found = quantizer(q_port.node)
@@ -110,16 +111,37 @@ class QuantizeDequantizeToFakeQuantize(Transform):
             dtype = x.data.get_dtype()
             if dtype not in FLOAT_TYPES or out.data.get_dtype() != dtype:
                 continue
+            if layout and (np.asarray(s_d).size > 1 or np.asarray(zp_d).size > 1):
+                continue       # per-channel parameters do not follow a reshape
             np_type = np.float16 if dtype == "f16" else np.float64 if dtype == "f64" else np.float32
             in_low, in_high = grid_bounds(s_q, zp_q, qmin, qmax, np_type)
             out_low, out_high = grid_bounds(s_d, zp_d, qmin, qmax, np_type)
             b = OpBuilder(graph, convert.name)
             fq = b.FakeQuantize(x, in_low, in_high, out_low, out_high, levels=qmax - qmin + 1,
-                                name=out.node.name)
+                                name=out.node.name if not layout else f"{q_port.node.name}/fake_quantize")
+            if layout:      # the layout ops now move the dequantized values
+                fq.connect(layout[-1].in_port(0))
+                for node in reversed(layout):
+                    infer_node(node)
+                fq = layout[0].out_port(0)
             out.get_connection().set_source(fq)
             fused = True
         if fused:
             graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
+
+
+# ops that move a quantized tensor's integers without changing them
+LAYOUT_OPS = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Transpose"})
+
+
+def layout_chain(port: Port) -> tuple[list[Node], Port | None]:
+    """(the layout ops ``port`` comes out of, nearest first, each read only by the next; the port
+    they start from)."""
+    chain = []
+    while port is not None and port.node.op in LAYOUT_OPS and len(port.get_destinations()) == 1:
+        chain.append(port.node)
+        port = port.node.in_port(0).get_source()
+    return chain, port
 
 
 def integer_grid(node: Node) -> tuple[np.ndarray, np.ndarray] | None:

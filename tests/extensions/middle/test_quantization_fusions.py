@@ -127,3 +127,15 @@ def test_fewer_levels_widen_to_256_with_a_clamp():
 
     graph = assert_rewrite(build, WidenFakeQuantizeLevels, [X], expect_ops=["Clamp", "FakeQuantize"])
     assert graph.nodes_by_op("FakeQuantize")[0].levels == 256
+
+
+def test_quantized_tensor_reshaped_before_its_dequantization():
+    """Q -> Reshape (of the integers, e.g. ONNX Flatten between QOperator ops) -> DQ: the reshape
+    moves the fake-quantized values instead."""
+    def build(b):
+        x = b.Parameter(shape=X.shape, element_type="f32")
+        q = quantize(b, x, b.const(np.float32(0.02)), b.const(np.uint8(128)), "u8")
+        flat = b.Reshape(q, np.array([2, -1], np.int64), special_zero=False)
+        return dequantize(b, flat, b.const(np.float32(0.02)), b.const(np.uint8(128)))
+
+    assert_rewrite(build, QuantizeDequantizeToFakeQuantize, [X], expect_ops=["FakeQuantize", "Reshape"])
