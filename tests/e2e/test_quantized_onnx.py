@@ -16,7 +16,7 @@ from tests.e2e.test_cli import run_mo
 from tests.utils import quantized_models as qm
 from tests.utils.onnx_models import run_onnxruntime
 from tests.utils.quantized_models import assert_quantized_close, assert_runs_int8
-from tests.utils.runtime import assert_close, execution_precisions, run_ir
+from tests.utils.runtime import assert_close, execution_precisions, int8_layers, run_ir
 
 
 def convert_mo(model: str, tmp_path) -> str:
@@ -107,8 +107,10 @@ def test_report_and_summary_count_quantized_layers(tmp_path):
     static, dynamic = str(tmp_path / "static.onnx"), str(tmp_path / "dynamic.onnx")
     qm.quantize_static(path, static, [{"input": inputs[0]}])
     qm.quantize_dynamic(path, dynamic)
-    r = run_mo(static, "-o", str(tmp_path / "s"), "--report")
+    # --compress_weights leaves weights that are integers already as they are
+    r = run_mo(static, "-o", str(tmp_path / "s"), "--report", "--compress_weights", "int8")
     assert r.returncode == 0 and "Quantized layers: 4 of 4 convolutions and matrix products" in r.stdout, r.stdout
+    assert int8_layers(execution_precisions(str(tmp_path / "s" / "static.xml"))) == (4, 4)
     r = run_mo(dynamic, "-o", str(tmp_path / "d"), "--log_level", "INFO")
     assert "Quantized layers: 0 of 4 convolutions and matrix products" in r.stdout + r.stderr
     assert "4 integer weights only" in r.stdout + r.stderr
