@@ -22,7 +22,6 @@ from extensions.middle.scale_shift_fusions import BatchNormToScaleShift
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
-from mo.pipeline.infer import infer_node
 from mo.pipeline.transform import Transform
 from mo.utils.types import is_int
 
@@ -119,11 +118,8 @@ class QuantizeDequantizeToFakeQuantize(Transform):
             b = OpBuilder(graph, convert.name)
             fq = b.FakeQuantize(x, in_low, in_high, out_low, out_high, levels=qmax - qmin + 1,
                                 name=out.node.name if not layout else f"{q_port.node.name}/fake_quantize")
-            if layout:      # the layout ops now move the dequantized values
-                fq.connect(layout[-1].in_port(0))
-                for node in reversed(layout):
-                    infer_node(node)
-                fq = layout[0].out_port(0)
+            if layout:      # the layout ops, repeated, move the dequantized values
+                fq = replay(b, layout, fq)
             out.get_connection().set_source(fq)
             fused = True
         if fused:
@@ -135,13 +131,22 @@ LAYOUT_OPS = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Transpose"})
 
 
 def layout_chain(port: Port) -> tuple[list[Node], Port | None]:
-    """(the layout ops ``port`` comes out of, nearest first, each read only by the next; the port
-    they start from)."""
+    """(the layout ops ``port`` comes out of, nearest first; the port they start from)."""
     chain = []
-    while port is not None and port.node.op in LAYOUT_OPS and len(port.get_destinations()) == 1:
+    while port is not None and port.node.op in LAYOUT_OPS:
         chain.append(port.node)
         port = port.node.in_port(0).get_source()
     return chain, port
+
+
+def replay(b: OpBuilder, chain: list[Node], port: Port) -> Port:
+    """``port`` through copies of the layout ops of ``chain`` (nearest first, as layout_chain
+    gives them): same other inputs, same attributes."""
+    for node in reversed(chain):
+        others = [node.in_port(i).get_source() for i in sorted(node.in_ports()) if i > 0]
+        attrs = {k: node[k] for k in node.op_class.ir_attrs if k in node}
+        port = b.op(node.op, port, *others, **attrs)
+    return port
 
 
 def integer_grid(node: Node) -> tuple[np.ndarray, np.ndarray] | None:
