@@ -121,3 +121,28 @@ def assert_close(actual_list, expected_list, rtol: float = 1e-4, atol: float = 1
         if msg:
             problems.append(f"output {i}: {msg}")
     assert not problems, "; ".join(problems)
+
+
+def run_ir_isolated(xml_path: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """``run_ir`` in a process of its own, for IRs that could kill the runtime: a crash of
+    ``compile_model`` or ``infer`` (SIGSEGV) fails the test with the signal instead of ending
+    pytest."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with tempfile.TemporaryDirectory() as folder:
+        given, got = os.path.join(folder, "inputs.npz"), os.path.join(folder, "outputs.npz")
+        np.savez(given, *inputs)
+        code = ("import sys, numpy as np; from tests.utils.runtime import run_ir; given = np.load(sys.argv[2]); "
+                "outs = run_ir(sys.argv[1], [given[f'arr_{i}'] for i in range(len(given.files))]); "
+                "np.savez(sys.argv[3], *outs)")
+        proc = subprocess.run([sys.executable, "-c", code, xml_path, given, got], capture_output=True, text=True,
+                              cwd=root)
+        if proc.returncode < 0:
+            raise AssertionError(f"the OpenVINO runtime was killed by signal {-proc.returncode} compiling or running "
+                                 f"{xml_path}")
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        with np.load(got) as outs:
+            return [outs[f"arr_{i}"] for i in range(len(outs.files))]
