@@ -59,11 +59,12 @@ def _input_tensor(value, port):
     return tensor
 
 
-def run_ir(xml_path: str, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> list[np.ndarray]:
-    """Load the IR, compile it for CPU with f32 inference precision and run it once.
-    Inputs are given in model-input order (list) or by tensor name (dict); outputs come back
-    in model-output order (float8/int4/bfloat16 outputs as raw bytes; ``compare`` reads them)."""
-    model = core().read_model(xml_path)
+def run_ir(xml_path, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> list[np.ndarray]:
+    """Load the IR (an .xml path, or an ``IRModel`` in memory), compile it for CPU with f32
+    inference precision and run it once. Inputs are given in model-input order (list) or by
+    tensor name (dict); outputs come back in model-output order (float8/int4/bfloat16 outputs as
+    raw bytes; ``compare`` reads them)."""
+    model = xml_path.to_openvino() if hasattr(xml_path, "to_openvino") else core().read_model(xml_path)
     compiled = core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     request = compiled.create_infer_request()
     if isinstance(inputs, dict):
