@@ -9,6 +9,7 @@ class RemoveDeadNodes(Transform):
     """Remove ops whose results reach no model output (model inputs are kept)."""
 
     phase = "back"
+    on_save = True
 
     def run_after(self):
         return [BackFinish]

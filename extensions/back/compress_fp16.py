@@ -96,6 +96,7 @@ class CompressWeightsToFP16(Transform):
     would hold a float32 copy of every weight on its output)."""
 
     phase = "back"
+    on_save = True
 
     def run_before(self):
         return [RemoveDeadNodes]

@@ -146,6 +146,9 @@ class ShapeSymbolAnalysis:
         for k in range(rank):
             cands = [d[k - (rank - len(s))] for d, s in zip(ins, shapes)
                      if k - (rank - len(s)) >= 0 and s[k - (rank - len(s))] != 1]
+            # a dim fixed at 1 broadcasts, whatever the inferred shape says (a [1, ?] position
+            # table whose 1 the shape inference lost): it does not decide the output's dim
+            cands = [c for c in cands if isinstance(c, Sym) or c != 1]
             fixed = [c for c in cands if not isinstance(c, Sym)]
             # broadcasting makes every non-1 dim equal: a fixed one wins; one symbol is kept; two
             # different symbols (either may be 1 at run time) give an unknown dim

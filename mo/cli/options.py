@@ -362,7 +362,6 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         opts.transformations_config = load_transformations_config(os.fspath(config))
     elif config:
         opts.transformations_config = {entry["id"]: entry for entry in config}
-    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", True))
     opts.list_transforms = bool(values.get("list_transforms", False))
     opts.report = bool(values.get("report", False))
     if opts.log_level not in LOG_LEVELS:
@@ -378,6 +377,11 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
         opts.input_model = os.fspath(opts.input_model)
     opts.compress_weights, opts.group_size = _weight_compression(values.get("compress_weights"),
                                                                  values.get("group_size"))
+    # float weights go to f16 where the IR is written; an IR returned in memory keeps them f32
+    # (IRModel.save compresses), as OpenVINO's convert_model and save_model do. --compress_weights
+    # is a request for compressed storage: its scales are f16 in memory too.
+    written = opts.output_dir is not None or bool(opts.compress_weights)
+    opts.compress_to_fp16 = str2bool(values.get("compress_to_fp16", written))
     opts.stateful = str2bool(values.get("stateful", True))
     return opts
 

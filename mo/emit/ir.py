@@ -55,9 +55,10 @@ def remove_stale_temporaries(output_dir: str, model_name: str) -> None:
                 pass
 
 
-def render_ir(graph, model_name: str, rt_info: dict, bin_stream) -> str:
-    """Write the weights of ``graph`` to ``bin_stream`` and return the IR's XML text."""
-    writer = IRGraphWriter(BinWriter(bin_stream))
+def render_ir(graph, model_name: str, rt_info: dict, bin_stream, placed: list | None = None) -> str:
+    """Write the weights of ``graph`` to ``bin_stream`` and return the IR's XML text; ``placed``
+    (a list) receives (Const node, offset, size) of each constant."""
+    writer = IRGraphWriter(BinWriter(bin_stream), placed)
     out = ['<?xml version="1.0"?>\n', f'<net name="{xml_escape(model_name)}" version="{IR_VERSION}">\n']
     writer.write(graph, out, "\t")
     if rt_info:

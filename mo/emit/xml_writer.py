@@ -82,8 +82,10 @@ def ordered_ops(graph) -> list:
 class IRGraphWriter:
     """Writes the <layers> and <edges> of one graph (the model or a sub-graph body)."""
 
-    def __init__(self, bin_writer: BinWriter):
+    def __init__(self, bin_writer: BinWriter, placed: list | None = None):
         self.bin = bin_writer
+        # when a list: receives (Const node, offset, size) of every constant written
+        self.placed = placed
 
     def layer_ids(self, graph) -> dict[str, int]:
         """Node id -> layer id, as ``write`` numbers the layers."""
@@ -212,6 +214,8 @@ class IRGraphWriter:
         value = node.value
         et = node.element_type
         offset, size = self.bin.add(value, et)
+        if self.placed is not None:
+            self.placed.append((node, offset, size))
         return {"element_type": et, "shape": format_value(list(np.shape(value))) if np.ndim(value) else "",
                 "offset": offset, "size": size}
 

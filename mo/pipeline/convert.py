@@ -64,10 +64,12 @@ def _op_count(graph) -> tuple[set, int]:
     return ids, len(ids)
 
 
-def run_phase(graph, phase: str, framework: str, registry: Registry, report: list | None = None) -> None:
-    """Run every transform of ``phase`` on the graph and its bodies, in registry order. With a
-    ``report`` list, record (phase, name, milliseconds, ops added, ops removed) per transform."""
-    transforms = registry.transforms(phase, framework)
+def run_phase(graph, phase: str, framework: str, registry: Registry, report: list | None = None,
+              only=None) -> None:
+    """Run every transform of ``phase`` on the graph and its bodies, in registry order (``only``:
+    those it accepts). With a ``report`` list, record (phase, name, milliseconds, ops added, ops
+    removed) per transform."""
+    transforms = [t for t in registry.transforms(phase, framework) if only is None or only(t)]
     progress = graph.context.progress
     progress.step(phase, len(transforms))
     for transform in transforms:
@@ -205,10 +207,13 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
                "conversion_parameters": {k: v for k, v in sorted(opts.given.items())}}
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
+    # in memory with float32 weights: the graph is kept for IRModel.save's fp16 compression
+    keep = opts.output_dir is None and not opts.compress_to_fp16 and not opts.compress_weights
+    placed: list | None = [] if keep else None
     if opts.output_dir is None:
         from mo.pipeline.weights_buffer import WeightsBuffer
         stream = WeightsBuffer(total)
-        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total))
+        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total), placed)
         weights = stream.getbuffer()   # writable, not a copy: the OpenVINO runtime can use it in place
         written = len(weights)
     else:
@@ -231,9 +236,15 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
             print(summary.quantization_line())
     opts.framework = framework
     if opts.output_dir is None:
+        from mo.pipeline.save_compressed import CompressOnSave
         from mo.pipeline.summary import io_info
         inputs, outputs = io_info(graph)
-        return IRModel(name, xml, weights, inputs, outputs, summary)
+        model = IRModel(name, xml, weights, inputs, outputs, summary)
+        if keep and CompressOnSave.worthwhile(placed):
+            model.compress_on_save = "compress_to_fp16" not in opts.given
+            model.compressor = CompressOnSave(graph, rt_info, weights, placed, lambda g: run_phase(
+                g, "back", framework, registry, only=lambda t: t.on_save))
+        return model
     return IRPaths(xml, bin_)
 
 

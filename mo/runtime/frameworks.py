@@ -111,10 +111,19 @@ def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, li
         feed_dict[graph.get_operation_by_name(name).outputs[0].name] = value
     used: set = set()
     declared = [n if ":" in n else n + ":0" for n in frozen.outputs or []]
-    fetches = [_pick(tensor_names(o), tensors, "output", "the TensorFlow graph's tensors", used, declared)
-               for o in ir_outputs]
-    for info, name in zip(ir_outputs, fetches):
-        info.name = name
+    # a SavedModel's outputs by their signature keys, which the IR's outputs carry as names: the
+    # light reader and TensorFlow name the tensors of nested function calls differently
+    by_key = {key: ref if ":" in ref else ref + ":0" for ref, key in frozen.output_names.items()}
+    fetches = []
+    for o in ir_outputs:
+        key = next((n for n in o.names or [] if n in by_key and by_key[n] in tensors and by_key[n] not in used), None)
+        if key is None:
+            fetches.append(_pick(tensor_names(o), tensors, "output", "the TensorFlow graph's tensors", used, declared))
+            o.name = fetches[-1]
+        else:
+            used.add(by_key[key])
+            fetches.append(by_key[key])
+            o.name = key
     with tf.compat.v1.Session(graph=graph) as session:
         values = session.run(fetches, feed_dict)
     return f"TensorFlow {tf.__version__}", [np.asarray(v) for v in values]

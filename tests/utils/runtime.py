@@ -59,11 +59,12 @@ def _input_tensor(value, port):
     return tensor
 
 
-def run_ir(xml_path: str, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> list[np.ndarray]:
-    """Load the IR, compile it for CPU with f32 inference precision and run it once.
-    Inputs are given in model-input order (list) or by tensor name (dict); outputs come back
-    in model-output order (float8/int4/bfloat16 outputs as raw bytes; ``compare`` reads them)."""
-    model = core().read_model(xml_path)
+def run_ir(xml_path, inputs: list[np.ndarray] | dict[str, np.ndarray]) -> list[np.ndarray]:
+    """Load the IR (an .xml path, or an ``IRModel`` in memory), compile it for CPU with f32
+    inference precision and run it once. Inputs are given in model-input order (list) or by
+    tensor name (dict); outputs come back in model-output order (float8/int4/bfloat16 outputs as
+    raw bytes; ``compare`` reads them)."""
+    model = xml_path.to_openvino() if hasattr(xml_path, "to_openvino") else core().read_model(xml_path)
     compiled = core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     request = compiled.create_infer_request()
     if isinstance(inputs, dict):
@@ -161,3 +162,28 @@ def int8_layers(counts: dict[str, dict[str, int]]) -> tuple[int, int]:
     total = sum(n for by_precision in counts.values() for n in by_precision.values())
     low = sum(n for by_precision in counts.values() for p, n in by_precision.items() if p in ("u8", "i8"))
     return low, total
+
+
+def run_ir_isolated(xml_path: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """``run_ir`` in a process of its own, for IRs that could kill the runtime: a crash of
+    ``compile_model`` or ``infer`` (SIGSEGV) fails the test with the signal instead of ending
+    pytest."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with tempfile.TemporaryDirectory() as folder:
+        given, got = os.path.join(folder, "inputs.npz"), os.path.join(folder, "outputs.npz")
+        np.savez(given, *inputs)
+        code = ("import sys, numpy as np; from tests.utils.runtime import run_ir; given = np.load(sys.argv[2]); "
+                "outs = run_ir(sys.argv[1], [given[f'arr_{i}'] for i in range(len(given.files))]); "
+                "np.savez(sys.argv[3], *outs)")
+        proc = subprocess.run([sys.executable, "-c", code, xml_path, given, got], capture_output=True, text=True,
+                              cwd=root)
+        if proc.returncode < 0:
+            raise AssertionError(f"the OpenVINO runtime was killed by signal {-proc.returncode} compiling or running "
+                                 f"{xml_path}")
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        with np.load(got) as outs:
+            return [outs[f"arr_{i}"] for i in range(len(outs.files))]

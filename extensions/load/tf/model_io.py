@@ -248,7 +248,16 @@ def from_saved_model(path: str, tags: list[str] | None, signature: str | None, l
         known = ", ".join(sorted(signatures)) or "none"
         raise OptionError(f"The SavedModel '{path}' has no signature '{wanted}' (signatures: {known}); "
                           f"name one with --saved_model_signature.")
-    return _owned(freeze_function(signatures[wanted], _stem(path)), loaded)
+    return _owned(_named_outputs(freeze_function(signatures[wanted], _stem(path)), signatures[wanted]), loaded)
+
+
+def _named_outputs(model: FrozenModel, signature) -> FrozenModel:
+    """The signature's output keys as the names of the frozen function's outputs (as the light
+    reader names them): a signature returns a dict, flattened in key order."""
+    structured = getattr(signature, "structured_outputs", None)
+    if isinstance(structured, dict) and model.outputs and len(structured) == len(model.outputs):
+        model.output_names = dict(zip(model.outputs, sorted(structured)))
+    return model
 
 
 def _owned(model: FrozenModel, owner) -> FrozenModel:
