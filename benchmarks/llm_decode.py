@@ -1,5 +1,6 @@
 """Decoding speed of a stateful LLM IR: mo's against the IR of OpenVINO's PyTorch frontend for the
-same model, through a plain infer loop (and OpenVINO GenAI's LLMPipeline with ``--genai``).
+same model, through a plain infer loop (and OpenVINO GenAI's LLMPipeline with ``--genai PA,SDPA``,
+timed by its own performance metrics).
 
 The model is a Llama-shaped transformers decoder with random weights (``--hidden`` 768 by
 default, grouped-query attention, vocab 32000). mo converts it with its cache (stateful, f32
@@ -9,13 +10,15 @@ the model with its cache as inputs and outputs, then made stateful the way optim
 state starting empty at the batch size of ``input_ids``), written here, not taken from optimum.
 
 Each IR is compiled once (CPU, f32 inference precision). A run resets the state, feeds a prompt of
-``--prompt`` random tokens (time to first token: that inference) and then ``--new`` tokens one at a
-time greedily (decode tokens/s: the new tokens after the first over their time). Runs alternate
-between the IRs, ``--repeats`` times per prompt length, so that the load of a shared machine
-hits both alike; the medians are printed (and written as JSON with ``--json``). Both IRs must
-generate the same tokens.
+``--prompt`` random tokens (time to first token: that inference) and then ``--new`` tokens one at
+a time greedily (decode tokens/s: the new tokens after the first over their time). Each round
+takes a new prompt, the same for every IR (GenAI would reuse the cache of a prompt it has seen),
+and runs the IRs in turn, ``--repeats`` rounds per prompt length after one to warm up, so that
+the load of a shared machine hits all alike; the medians are printed (and written as JSON with
+``--json``). The IRs must generate the same tokens.
 
     python benchmarks/llm_decode.py [--hidden 768] [--layers 8] [--prompt 32,384] [--new 32] [--repeats 5]
+                                    [--genai PA,SDPA] [--json figures.json]
 """
 from __future__ import annotations
 
@@ -148,6 +151,40 @@ def generate(request, prompt: np.ndarray, new: int) -> tuple[float, float, list[
     return first - start, (new - 1) / (end - first), tokens
 
 
+def genai_folder(ir_path: str, model, folder: str) -> str:
+    """A folder OpenVINO GenAI loads: the IR as openvino_model.xml/.bin, the model's configs and a
+    small tokenizer (the runs feed token ids; the pipeline only loads it)."""
+    import shutil
+
+    import openvino
+    import openvino_tokenizers
+    sys.path.insert(0, ROOT)
+    from tests.utils.llm_folder import trained_tokenizer
+    os.makedirs(folder)
+    for ext in ("xml", "bin"):
+        shutil.copy(ir_path[:-3] + ext, os.path.join(folder, f"openvino_model.{ext}"))
+    model.config.save_pretrained(folder)
+    model.generation_config.save_pretrained(folder)
+    encoder, decoder = openvino_tokenizers.convert_tokenizer(trained_tokenizer(), with_detokenizer=True)
+    openvino.save_model(encoder, os.path.join(folder, "openvino_tokenizer.xml"))
+    openvino.save_model(decoder, os.path.join(folder, "openvino_detokenizer.xml"))
+    return folder
+
+
+def genai_generate(pipeline, prompt: np.ndarray, new: int) -> tuple[float, float, list[int]]:
+    """(time to first token s, decode tokens/s, tokens) of one greedy LLMPipeline run, from its
+    own performance metrics."""
+    import openvino
+    import openvino_genai
+    config = openvino_genai.GenerationConfig()
+    config.max_new_tokens = new
+    config.ignore_eos = True
+    config.set_eos_token_id(1 << 30)
+    result = pipeline.generate(openvino.Tensor(prompt), config)
+    metrics = result.perf_metrics
+    return metrics.get_ttft().mean / 1000, 1000 / metrics.get_tpot().mean, list(result.tokens[0])
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hidden", type=int, default=768)
@@ -155,6 +192,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--prompt", default="32,384", help="prompt lengths, comma-separated")
     parser.add_argument("--new", type=int, default=32, help="tokens generated per run")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--genai", default="", help="also through LLMPipeline with these attention backends "
+                        "(comma-separated: PA,SDPA)")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     import openvino as ov
@@ -163,33 +202,47 @@ def main(argv=None) -> dict:
     results = {}
     with tempfile.TemporaryDirectory() as folder:
         paths = {"mo": mo_ir(model, folder), "openvino": openvino_ir(model, folder)}
-        del model
-        requests = {}
+        runners = {}       # (way, IR) -> a function running one generation
         for name, path in paths.items():
             compiled = core.compile_model(path, "CPU", CONFIG)
             kinds = [op.get_rt_info()["layerType"].astype(str) for op in compiled.get_runtime_model().get_ops()]
             print(f"{name}: {len(kinds)} executed nodes, {kinds.count('ScaledDotProductAttention')} "
                   f"ScaledDotProductAttention, {kinds.count('RoPE')} RoPE")
-            requests[name] = compiled.create_infer_request()
+            request = compiled.create_infer_request()
+            runners[("infer loop", name)] = lambda prompt, new, request=request: generate(request, prompt, new)
+        for backend in filter(None, args.genai.split(",")):
+            import openvino_genai
+            for name, path in paths.items():
+                where = os.path.join(folder, f"genai_{name}")
+                if not os.path.isdir(where):
+                    genai_folder(path, model, where)
+                pipeline = openvino_genai.LLMPipeline(where, "CPU", ATTENTION_BACKEND=backend, **CONFIG)
+                runners[(f"LLMPipeline {backend}", name)] = \
+                    lambda prompt, new, pipeline=pipeline: genai_generate(pipeline, prompt, new)
+        del model
         rng = np.random.default_rng(0)
         for length in (int(n) for n in args.prompt.split(",")):
-            prompt = rng.integers(3, 32000, (1, length))
-            runs = {name: [] for name in requests}
+            runs = {key: [] for key in runners}
             for _ in range(args.repeats + 1):      # the first round warms up
-                for name, request in requests.items():
-                    runs[name].append(generate(request, prompt, args.new))
-            tokens = {name: r[-1][2] for name, r in runs.items()}
-            if tokens["mo"] != tokens["openvino"]:
-                print(f"prompt {length}: the IRs generate different tokens: {tokens}")
-            for name, r in runs.items():
-                ttft = statistics.median(t[0] for t in r[1:]) * 1000
-                speed = statistics.median(t[1] for t in r[1:])
-                results[f"{name}/{length}"] = {"ttft_ms": ttft, "tokens_per_s": speed}
-                print(f"prompt {length:4d}  {name:9s} time to first token {ttft:8.1f} ms   "
-                      f"decode {speed:6.1f} tokens/s")
-            mo, ref = results[f"mo/{length}"], results[f"openvino/{length}"]
-            print(f"prompt {length:4d}  mo / openvino: decode {mo['tokens_per_s'] / ref['tokens_per_s']:.2f}x, "
-                  f"time to first token {mo['ttft_ms'] / ref['ttft_ms']:.2f}x")
+                # a new prompt each round (GenAI would reuse the cache of a prompt it has seen)
+                prompt = rng.integers(3, 32000, (1, length))
+                for key, run in runners.items():
+                    runs[key].append(run(prompt, args.new))
+            for way in dict.fromkeys(w for w, _ in runners):
+                if runs[(way, "mo")][-1][2] != runs[(way, "openvino")][-1][2]:
+                    print(f"prompt {length}, {way}: the IRs generate different tokens")
+                figures = {}
+                for name in paths:
+                    r = runs[(way, name)][1:]
+                    figures[name] = {"ttft_ms": statistics.median(t[0] for t in r) * 1000,
+                                     "tokens_per_s": statistics.median(t[1] for t in r)}
+                    results[f"{way}/{name}/{length}"] = figures[name]
+                    print(f"prompt {length:4d}  {way:16s} {name:9s} time to first token "
+                          f"{figures[name]['ttft_ms']:8.1f} ms   decode {figures[name]['tokens_per_s']:6.1f} tokens/s")
+                mo, ref = figures["mo"], figures["openvino"]
+                print(f"prompt {length:4d}  {way:16s} mo / openvino: decode "
+                      f"{mo['tokens_per_s'] / ref['tokens_per_s']:.2f}x, time to first token "
+                      f"{mo['ttft_ms'] / ref['ttft_ms']:.2f}x")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
