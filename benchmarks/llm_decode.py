@@ -13,9 +13,9 @@ Each IR is compiled once (CPU, f32 inference precision). A run resets the state,
 ``--prompt`` random tokens (time to first token: that inference) and then ``--new`` tokens one at
 a time greedily (decode tokens/s: the new tokens after the first over their time). Each round
 takes a new prompt, the same for every IR (GenAI would reuse the cache of a prompt it has seen),
-and runs the IRs in turn, ``--repeats`` rounds per prompt length after one to warm up, so that
-the load of a shared machine hits all alike; the medians are printed (and written as JSON with
-``--json``). The IRs must generate the same tokens.
+and runs the IRs in turn (in reverse order every other round), ``--repeats`` rounds per prompt
+length after one to warm up, so that the load of a shared machine hits all alike; the medians
+are printed (and written as JSON with ``--json``). The IRs must generate the same tokens.
 
     python benchmarks/llm_decode.py [--hidden 768] [--layers 8] [--prompt 32,384] [--new 32] [--repeats 5]
                                     [--genai PA,SDPA] [--json figures.json]
@@ -223,10 +223,11 @@ def main(argv=None) -> dict:
         rng = np.random.default_rng(0)
         for length in (int(n) for n in args.prompt.split(",")):
             runs = {key: [] for key in runners}
-            for _ in range(args.repeats + 1):      # the first round warms up
-                # a new prompt each round (GenAI would reuse the cache of a prompt it has seen)
+            for round_ in range(args.repeats + 1):      # the first round warms up
+                # a new prompt each round (GenAI would reuse the cache of a prompt it has seen); the
+                # order of the runs is reversed every other round (no IR always runs first)
                 prompt = rng.integers(3, 32000, (1, length))
-                for key, run in runners.items():
+                for key, run in (reversed if round_ % 2 else iter)(list(runners.items())):
                     runs[key].append(run(prompt, args.new))
             for way in dict.fromkeys(w for w, _ in runners):
                 if runs[(way, "mo")][-1][2] != runs[(way, "openvino")][-1][2]:
