@@ -1,9 +1,9 @@
 """transformers decoders converted with their key/value cache (extensions/load/pytorch/
 transformers_decoder.py): the stateful IR (cache in ReadValue/Assign variables, beam_idx input),
 fed the prompt and then one token at a time, generates greedily the same 20 tokens as
-``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2, Qwen2 and
-Mistral (sliding window) configs; beam_idx reorders the cache; ``stateful=False`` keeps the
-cache as inputs and outputs."""
+``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2, Qwen2, Phi-3,
+Gemma2 and Mistral (sliding windows) and Mixtral configs; beam_idx reorders the cache;
+``stateful=False`` keeps the cache as inputs and outputs."""
 import functools
 
 import numpy as np
@@ -34,6 +34,13 @@ CONFIGS = {
                                                   num_experts_per_tok=2, **COMMON),
     "qwen2": lambda: transformers.Qwen2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                               num_attention_heads=4, num_key_value_heads=2, **COMMON),
+    "phi3": lambda: transformers.Phi3Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                            num_attention_heads=4, num_key_value_heads=2, **COMMON),
+    # eager attention (transformers has no other for Gemma2), fused into ScaledDotProductAttention
+    # without the logit soft-capping the op cannot express; layer 0 has a sliding window
+    "gemma2": lambda: transformers.Gemma2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                                num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+                                                sliding_window=4, attn_logit_softcapping=None, **COMMON),
 }
 
 
@@ -101,7 +108,8 @@ def check_stateful(model, layers: int = LAYERS) -> None:
 # the ways to give the example: input_ids by name, none (made up), a tensor, ids and mask
 EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, mask: None,
             "mistral": lambda ids, mask: ids, "mixtral": lambda ids, mask: None,
-            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
+            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask},
+            "phi3": lambda ids, mask: None, "gemma2": lambda ids, mask: None}
 
 
 @functools.lru_cache

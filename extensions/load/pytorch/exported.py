@@ -93,6 +93,14 @@ def _shape_of(val) -> tuple | None:
     return tuple(int(d) if is_concrete_int(d) else -1 for d in shape)
 
 
+def _dim_symbols(val) -> tuple:
+    """The size symbol of each dim of a FakeTensor (None for a number): inputs whose dims share
+    a symbol have one size there (the program's shape constraints; extensions/middle/
+    shape_symbols.py reads them)."""
+    from torch.fx.experimental.symbolic_shapes import is_concrete_int
+    return tuple(None if is_concrete_int(d) else str(d) for d in val.shape)
+
+
 class ExportedProgramDecoder:
     """Decodes one ExportedProgram."""
 
@@ -142,8 +150,10 @@ class ExportedProgramDecoder:
             self.b.env[node.name] = val
             return
         parts = complex_parts_type(val.dtype)
-        self.b.env[node.name] = self.b.parameter(node.name, _shape_of(val), parts or element_type_of_dtype(val.dtype),
-                                                 complex_=bool(parts))
+        port = self.b.parameter(node.name, _shape_of(val), parts or element_type_of_dtype(val.dtype),
+                                complex_=bool(parts))
+        port.node["dim_symbols"] = _dim_symbols(val) + ((None,) if parts else ())
+        self.b.env[node.name] = port
 
     def _value(self, arg) -> Any:
         """An FX argument with the nodes it refers to replaced by their current values."""

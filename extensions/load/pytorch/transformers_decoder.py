@@ -240,7 +240,8 @@ def name_decoder_io(graph) -> bool:
     """Inputs ``past_key_values_N_0``/``_1`` of a captured decoder (with outputs
     ``present.N.key``/``.value``) renamed ``past_key_values.N.key``/``.value``; the graph is
     marked for MakeStateful with those pairs (``graph.graph["make_stateful"]``). False (and
-    nothing changed) when the graph is not a decoder with its cache."""
+    nothing changed) when the graph is not a decoder with its cache. The graph is marked
+    ``transformers_decoder`` for the rewrites that know what its attention masks hold."""
     renames = []
     for param in graph.nodes_by_op("Parameter"):
         match = PLACEHOLDER.fullmatch(param.name)
@@ -263,6 +264,7 @@ def name_decoder_io(graph) -> bool:
     for result in graph.nodes_by_op("Result"):
         _name_tensor(result.in_port(0).get_source(), result.name.removesuffix("/sink_port_0"))
     graph.graph["make_stateful"] = STATEFUL_ARGUMENTS
+    graph.graph["transformers_decoder"] = True      # extensions/back/attention_forms.py
     log.info("Decoder with %d cache inputs: past_key_values.N.key/value -> present.N.key/value", len(renames))
     return True
 
