@@ -41,6 +41,9 @@ CONFIGS = {
     "gemma2": lambda: transformers.Gemma2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                                 num_attention_heads=4, num_key_value_heads=2, head_dim=16,
                                                 sliding_window=4, attn_logit_softcapping=None, **COMMON),
+    # query, key and value from one projection split by chunk, partial rotary embeddings
+    "gpt_neox": lambda: transformers.GPTNeoXConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                                   num_attention_heads=4, **COMMON),
 }
 
 
@@ -109,7 +112,7 @@ def check_stateful(model, layers: int = LAYERS) -> None:
 EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, mask: None,
             "mistral": lambda ids, mask: ids, "mixtral": lambda ids, mask: None,
             "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask},
-            "phi3": lambda ids, mask: None, "gemma2": lambda ids, mask: None}
+            "phi3": lambda ids, mask: None, "gemma2": lambda ids, mask: None, "gpt_neox": lambda ids, mask: None}
 
 
 @functools.lru_cache

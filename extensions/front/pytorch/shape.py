@@ -288,7 +288,7 @@ def _split(node, b, x, axis: int, lengths: list) -> list:
         raise ConversionError(f"The split gives {len(lengths)} parts, but the model uses {count}.")
     if count == 1:
         return [x]
-    return list(b.VariadicSplit(x, b.const(np.int64(axis)), int_list_port(b, lengths)))
+    return list(b.VariadicSplit(x, b.const(np.int64(axis)), int_list_port(b, lengths), num_outputs=count))
 
 
 def _parts(node, size: int, step: int | Port) -> list:
