@@ -21,15 +21,18 @@ class IRPaths(NamedTuple):
 class IRModel:
     """An IR v11 in memory: ``xml`` (text), ``weights`` (the .bin bytes), ``name``, ``inputs`` and
     ``outputs`` (``mo.pipeline.summary.TensorInfo``: name, names, shape, element_type) and
-    ``summary`` (what ``--log_level INFO`` prints)."""
+    ``summary`` (what ``--log_level INFO`` prints); ``companions``: files that ``save`` writes
+    beside the IR (a transformers model's configuration and tokenizer)."""
 
-    def __init__(self, name: str, xml: str, weights: bytes, inputs: list, outputs: list, summary=None):
+    def __init__(self, name: str, xml: str, weights: bytes, inputs: list, outputs: list, summary=None,
+                 companions: tuple = ()):
         self.name = name
         self.xml = xml
         self.weights = weights
         self.inputs = inputs
         self.outputs = outputs
         self.summary = summary
+        self.companions = tuple(companions)
 
     def __repr__(self) -> str:
         ins = ", ".join(map(str, self.inputs))
@@ -46,7 +49,10 @@ class IRModel:
         else:
             folder, base = os.path.split(path)
             name = base[:-4] if base.lower().endswith(".xml") else base
-        return IRPaths(*save_ir(folder or ".", name, self.xml, self.weights))
+        paths = IRPaths(*save_ir(folder or ".", name, self.xml, self.weights))
+        for companion in self.companions:
+            companion.write(folder or ".")
+        return paths
 
     def to_openvino(self):
         """The IR as an ``openvino.Model`` (needs the openvino package)."""

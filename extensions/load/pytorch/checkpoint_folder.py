@@ -378,7 +378,7 @@ def eager_model(folder: str):
 
 
 def load_folder(folder: str, options):
-    """(Captured, StoredWeights) of a checkpoint folder."""
+    """(Captured, StoredWeights, the model built from config.json) of a checkpoint folder."""
     from extensions.load.pytorch.capture import capture
     weights = StoredWeights(folder)
     model = build_model(folder)
@@ -394,4 +394,4 @@ def load_folder(folder: str, options):
         raise InputModelError(f"torch.export could not capture {type(model).__name__} of '{folder}' (the model's "
                               f"weights are not loaded to trace it eagerly); run mo with --log_level INFO to see "
                               f"why.")
-    return captured._replace(name=os.path.basename(os.path.normpath(folder)) or captured.name), weights
+    return captured._replace(name=os.path.basename(os.path.normpath(folder)) or captured.name), weights, model
