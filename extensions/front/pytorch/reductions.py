@@ -327,8 +327,8 @@ def histc(node, a, b):
     """histc(input, bins=100, min=0, max=0): counts of the values in ``bins`` equal bins over
     [min, max] (min == max: the data's own range, widened by 1 each side when it is one value),
     values outside ignored, ``max`` itself in the last bin; the input's type (integers, which
-    PyTorch counts on GPUs and meta tensors, are counted as f32). Counted as a one-hot sum:
-    [elements, bins] values."""
+    PyTorch counts on GPUs and meta tensors, are binned as f32). Counted as an integer sum of
+    one-hot rows ([elements, bins] values), converted to the output type last."""
     x = a.tensor(0)
     given = x.data.get_dtype()
     if given == "boolean" or not (is_float_type(given) or given in INT_TYPES):
@@ -357,4 +357,7 @@ def histc(node, a, b):
     hits = b.LogicalAnd(b.Equal(b.Unsqueeze(index, i64(1)), b.Range(const(b, 0, "i64"), const(b, bins, "i64"),
                                                                       const(b, 1, "i64"), output_type="i64")),
                         b.Unsqueeze(inside, i64(1)))
-    return [convert(b, b.ReduceSum(convert(b, hits, et), i64(0), keep_dims=False), given)]
+    counts = convert(b, b.ReduceSum(convert(b, hits, "i64"), i64(0), keep_dims=False), given)
+    if counts.node.op == "Convert":
+        counts.node["integer_valued"] = True     # an integer consumer takes the counts directly (middle phase)
+    return [counts]

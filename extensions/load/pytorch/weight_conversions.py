@@ -45,10 +45,7 @@ def conversion_transforms(model) -> list:
         from transformers.conversion_mapping import get_model_conversion_mapping
     except ImportError:
         return []
-    try:
-        return list(get_model_conversion_mapping(model, add_legacy=False) or [])
-    except TypeError:      # an older signature
-        return list(get_model_conversion_mapping(model) or [])
+    return list(get_model_conversion_mapping(model) or [])
 
 
 def derived_tensors(model, stored: dict) -> dict[str, DerivedTensor]:
