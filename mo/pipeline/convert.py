@@ -219,9 +219,16 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
         written = os.path.getsize(bin_)
-        # files the loader says belong with the IR (a transformers model's configuration, tokenizer)
-        for companion in graph.graph.get("companions", ()):
-            companion.write(opts.output_dir)
+        # files the loader says belong with the IR (a transformers model's configuration, tokenizer);
+        # when one cannot be written the IR goes too (a failed conversion leaves no IR behind)
+        try:
+            for companion in graph.graph.get("companions", ()):
+                companion.write(opts.output_dir)
+        except ConversionError:
+            for path in (xml, bin_):
+                if os.path.exists(path):
+                    os.unlink(path)
+            raise
     step("emit", "IR writer", t)
     progress.finish()
     summary = None

@@ -99,3 +99,16 @@ def test_converting_into_the_checkpoint_folder_itself(folder):
     before = {n: (source / n).read_bytes() for n in os.listdir(source) if n.endswith(".json")}
     ClientFiles.of_folder(str(source), model).write(str(source))
     assert {n: (source / n).read_bytes() for n in before} == before
+
+
+def test_a_tokenizer_that_cannot_be_saved_fails_the_conversion_without_leaving_the_ir(tmp_path):
+    from mo import convert_model
+    from mo.errors import ConversionError
+    from tests.utils.llm_folders import decoder
+
+    class Unsavable:
+        def save_pretrained(self, folder):
+            raise OSError("read-only")
+    with pytest.raises(ConversionError, match="Cannot save the tokenizer given"):
+        convert_model(decoder("llama"), output_dir=str(tmp_path / "out"), tokenizer=Unsavable())
+    assert not [n for n in os.listdir(tmp_path / "out") if n.startswith("openvino_model")]
