@@ -68,6 +68,9 @@ class ConversionOptions:
     group_size: int = 128
     # a transformers decoder's key/value cache kept in variables (ReadValue/Assign, beam_idx input)
     stateful: bool = True
+    # Python API: the tokenizer written beside a transformers model's IR (a transformers tokenizer
+    # or a folder with its files); a checkpoint folder's own tokenizer files are used otherwise
+    tokenizer: Any = None
 
 
 def str2bool(value: Any) -> bool:
@@ -309,7 +312,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
     _legacy_forms(values)
-    given = {k: _describe(v) for k, v in values.items()
+    given = {k: _recorded(k, v) for k, v in values.items()
              if v is not None and not (isinstance(v, list) and not v) and k not in NOT_RECORDED}
     opts = ConversionOptions()
     opts.given = given
@@ -332,6 +335,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.model_name = _model_name(values.get("model_name"))
     opts.framework = values.get("framework") or opts.framework
     opts.example_input = values.get("example_input")
+    opts.tokenizer = values.get("tokenizer")
     opts.inputs = parse_input(values.get("input"))
     frozen = values.get("freeze_placeholder_with_value")
     if frozen:
@@ -500,6 +504,21 @@ def _tf_model_options(opts: ConversionOptions, values: dict[str, Any]) -> None:
     opts.saved_model_tags = [t.strip() for t in tags.split(",") if t.strip()] if isinstance(tags, str) else list(tags)
     opts.saved_model_signature = values.get("saved_model_signature")
     opts.input_checkpoint = values.get("input_checkpoint")
+
+
+# options that name files or folders: the IR's rt_info records their last component only (an IR
+# is shared; the paths of the machine that converted it say nothing there)
+PATH_OPTIONS = ("input_model", "output_dir", "extensions", "transformations_config", "saved_model_dir",
+                "input_meta_graph", "input_checkpoint", "example_input", "tokenizer")
+
+
+def _recorded(key: str, value: Any) -> str:
+    """An option's value as the IR's rt_info records it."""
+    if key in PATH_OPTIONS:
+        paths = value if isinstance(value, (list, tuple)) else [value]
+        if all(isinstance(v, (str, os.PathLike)) for v in paths):
+            return ",".join(os.path.basename(os.path.normpath(os.fspath(v))) for v in paths)
+    return _describe(value)
 
 
 def _describe(value: Any) -> str:

@@ -115,8 +115,12 @@ def transform_order(registry: Registry, framework: str | None) -> list[str]:
 
 
 def model_name_for(opts: ConversionOptions, graph) -> str:
+    """--model_name, else the name the loader gives the IR (``graph.graph["ir_name"]``: a
+    transformers model's is ``openvino_model``, as its clients look for), else the model file's."""
     if opts.model_name:
         return opts.model_name
+    if graph.graph.get("ir_name"):
+        return graph.graph["ir_name"]
     if isinstance(opts.input_model, str):
         base = os.path.basename(os.path.normpath(opts.input_model))
         return os.path.splitext(base)[0] or "model"
@@ -204,7 +208,8 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     validate(graph)
     name = model_name_for(opts, graph)
     rt_info = {"MO_version": VERSION,
-               "conversion_parameters": {k: v for k, v in sorted(opts.given.items())}}
+               "conversion_parameters": {k: v for k, v in sorted(opts.given.items())},
+               **graph.graph.get("rt_info", {})}
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     # in memory with float32 weights: the graph is kept for IRModel.save's fp16 compression
@@ -219,6 +224,16 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     else:
         xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
         written = os.path.getsize(bin_)
+        # files the loader says belong with the IR (a transformers model's configuration, tokenizer);
+        # when one cannot be written the IR goes too (a failed conversion leaves no IR behind)
+        try:
+            for companion in graph.graph.get("companions", ()):
+                companion.write(opts.output_dir)
+        except ConversionError:
+            for path in (xml, bin_):
+                if os.path.exists(path):
+                    os.unlink(path)
+            raise
     step("emit", "IR writer", t)
     progress.finish()
     summary = None
@@ -239,7 +254,7 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         from mo.pipeline.save_compressed import CompressOnSave
         from mo.pipeline.summary import io_info
         inputs, outputs = io_info(graph)
-        model = IRModel(name, xml, weights, inputs, outputs, summary)
+        model = IRModel(name, xml, weights, inputs, outputs, summary, graph.graph.get("companions", ()))
         if keep and CompressOnSave.worthwhile(placed):
             model.compress_on_save = "compress_to_fp16" not in opts.given
             model.compressor = CompressOnSave(graph, rt_info, weights, placed, lambda g: run_phase(

@@ -8,6 +8,7 @@ import logging
 from extensions.load.pytorch.builder import TorchGraphBuilder
 from extensions.load.pytorch.capture import capture, is_torch_model, load_file
 from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder, load_folder
+from extensions.load.pytorch.client_files import IR_NAME, ClientFiles, is_transformers_model
 from mo.front.loader import Loader
 from mo.graph.graph import Graph
 
@@ -49,19 +50,25 @@ class PyTorchLoader(Loader):
         from extensions.load.pytorch.transformers_decoder import name_decoder_io
         options = context.options
         model = options.input_model
-        weights = None
+        weights = client = None
         if is_checkpoint_folder(model):
-            captured, weights = load_folder(model, options)
+            captured, weights, built = load_folder(model, options)
+            client = ClientFiles.of_folder(model, built, options.tokenizer)
         elif isinstance(model, str):
             captured = load_file(model, options.example_input)
         else:
             captured = capture(model, options.example_input, options.inputs)
+            if is_transformers_model(model):
+                client = ClientFiles.of_model(model, options.tokenizer)
         builder = TorchGraphBuilder(context)
         builder.weights = weights
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
             keep_specialized_dims(builder.graph, options.inputs)
-            name_decoder_io(builder.graph)
+            if name_decoder_io(builder.graph) and not options.compress_weights:
+                # the cache in f16 rather than the CPU plugin's default u8 (as optimum-intel sets it for
+                # float weights); GenAI and the runtime apply rt_info's runtime_options when compiling
+                builder.graph.graph["rt_info"] = {"runtime_options": {"KV_CACHE_PRECISION": "f16"}}
         elif captured.kind == "fx":
             FxModuleDecoder(builder, captured.model).decode()
         else:
@@ -73,6 +80,9 @@ class PyTorchLoader(Loader):
         # what no output reads (unused arguments, writes nothing reads) goes before extraction
         graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
         graph.graph["model_name"] = captured.name
+        if client is not None:
+            graph.graph["ir_name"] = IR_NAME
+            graph.graph["companions"] = [client]
         graph.graph["pytorch_capture"] = captured.kind
         log.info("PyTorch model decoded from its %s graph: %d nodes", captured.kind, graph.number_of_nodes())
         return graph

@@ -20,6 +20,7 @@ recognised by name).
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import sys
@@ -165,12 +166,29 @@ def _example_ids(given, vocab: int):
     return tokens[:BATCH * (NEW_TOKENS + PAST)].reshape(BATCH, NEW_TOKENS + PAST)
 
 
+@contextlib.contextmanager
+def _portable_grouped_mm():
+    """Mixture-of-experts layers run transformers' own grouped product (the one torch.export
+    captures) instead of torch's grouped_mm kernel, which has no meta-device form for float32 (a
+    checkpoint folder's model runs its prompt on meta tensors)."""
+    moe = sys.modules.get("transformers.integrations.moe")
+    if moe is None or not hasattr(moe, "_can_use_grouped_mm"):
+        yield
+        return
+    original = moe._can_use_grouped_mm
+    moe._can_use_grouped_mm = lambda *args, **kwargs: False
+    try:
+        yield
+    finally:
+        moe._can_use_grouped_mm = original
+
+
 def _prompt_cache(model, cache_arg: str, ids, cache):
     """The cache after running the prompt ``ids`` (into ``cache``, or the model's own)."""
     import torch
     kwargs = {cache_arg: cache} if cache is not None else {}
     try:
-        with torch.no_grad():
+        with torch.no_grad(), _portable_grouped_mm():
             out = model(input_ids=ids, use_cache=True, **kwargs)
     except Exception as e:
         raise InputModelError(f"{type(model).__name__} could not run a prompt with a key/value cache "

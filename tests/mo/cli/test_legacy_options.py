@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mo import convert_model
-from mo.cli.options import build_parser, parse_transforms
+from mo.cli.options import build_parser, make_options, parse_transforms
 from mo.errors import OptionError
 from tests.e2e.test_cli import run_mo
 from tests.e2e.test_convert_model import X
@@ -108,3 +108,12 @@ def test_mo_convert_command_is_declared_and_names_itself():
     code = "import sys; sys.argv[0] = '/usr/bin/mo-convert'; from mo.main import entry; entry()"
     r = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stdout.startswith("usage: mo-convert ")
+
+
+def test_recorded_paths_are_their_last_component(tmp_path):
+    """The IR's rt_info records the options as given, paths without the folders above them (an IR
+    is shared; the converting machine's folders say nothing there)."""
+    opts = make_options({"input_model": str(tmp_path / "models" / "llama"), "output_model": str(tmp_path / "out" /
+                         "m.xml"), "extensions": [str(tmp_path / "ext"), "more/ext2.py"], "batch": 2})
+    assert opts.given["input_model"] == "llama" and opts.given["output_dir"] == "out"
+    assert opts.given["model_name"] == "m" and opts.given["extensions"] == "ext,ext2.py" and opts.given["batch"] == "2"
