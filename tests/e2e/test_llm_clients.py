@@ -59,7 +59,7 @@ def genai_config(**kwargs):
     one (GenAI's beam search ends a beam on the tokenizer's EOS even with ignore_eos: an id past the
     vocabulary stands for none)."""
     config = genai.GenerationConfig(max_new_tokens=NEW_TOKENS, ignore_eos=True, **kwargs)
-    config.eos_token_id = VOCAB + 1
+    config.set_eos_token_id(VOCAB + 1)
     return config
 
 
