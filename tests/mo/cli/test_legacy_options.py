@@ -175,3 +175,17 @@ def test_mo_convert_command_is_declared_and_names_itself():
     code = "import sys; sys.argv[0] = '/usr/bin/mo-convert'; from mo.main import entry; entry()"
     r = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stdout.startswith("usage: mo-convert ")
+
+
+def test_readme_offers_the_install_of_each_framework_alone():
+    import os
+
+    import tomllib
+
+    from tests.e2e.test_cli import ROOT
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    for extra in ("onnx", "pytorch", "tf"):
+        assert extra in extras and f'pip install ".[{extra}]"' in readme, extra
