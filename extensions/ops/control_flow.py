@@ -256,6 +256,18 @@ class Loop(TensorIterator):
     op = "Loop"
     type = "Loop"
     version = "opset5"
+    # the trip count and the condition: scalars or one-element 1-D tensors; the CPU plugin reads
+    # the trip count as an integer of 32 or 64 bits
+    input_ranks = {0: (0, 1), 1: (0, 1)}
+    input_types = {0: ("i32", "i64"), 1: ("boolean",)}
+
+    @classmethod
+    def check_inputs(cls, node: Node) -> None:
+        super().check_inputs(node)
+        for port, what in ((0, "trip count"), (1, "condition")):
+            shape = node.in_shape(port) if node.is_in_port_connected(port) else None
+            if shape and shape[0] not in (1, DYN):
+                raise ValueError(f"the {what} (input {port}) has {shape[0]} elements; Loop takes one")
 
     @classmethod
     def iterations(cls, node: Node) -> int:

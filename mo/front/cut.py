@@ -3,14 +3,17 @@ overrides input shapes and types, and cuts the graph at named tensors."""
 from __future__ import annotations
 
 import logging
+import math
 from typing import Callable
 
 from mo.cli.input_spec import InputSpec
-from mo.errors import ConversionError, OptionError
+from mo.errors import ConversionError, InputModelError, OptionError
 from mo.graph.building import COMPLEX_TYPES, is_complex, mark_complex
 from mo.graph.node import Node
 from mo.graph.port import Port
+from mo.pipeline.progress import human_bytes
 from mo.utils.shape import shape_str
+from mo.utils.types import bit_width
 
 log = logging.getLogger("mo")
 
@@ -68,6 +71,7 @@ def _set_input(param: Node, spec: InputSpec, shape: tuple | None) -> None:
                 f"model's input has shape {shape_str(declared)} (rank {len(declared)}).")
         param["shape"] = tuple(shape)
         param["shape_bounds"] = {axis: b for axis, b in spec.bounds.items() if shape[axis] < 0}
+        param["shape_given"] = True
     if et is not None:
         declared = None if param.get("element_type_unknown") else param.get("element_type")
         param["element_type"] = et
@@ -172,6 +176,7 @@ def _cut_input(graph, spec: InputSpec, shape: tuple | None, target: Port, in_por
                                                   element_type=et or computes_in or "f32")
     if shape is not None:
         param["shape_bounds"] = {axis: b for axis, b in spec.bounds.items() if shape[axis] < 0}
+        param["shape_given"] = inferred is None or inferred[0] is not shape
     if is_cplx:
         mark_complex(param.out_port(0))
     if in_port is not None:
@@ -247,3 +252,36 @@ def apply_cut(graph, opts, infer: CutInference | None = None) -> None:
         graph.remove_dead_nodes()
         if not graph.nodes_by_op("Result"):
             raise OptionError("After cutting, the model has no outputs.")
+    check_model_inputs(graph, opts)
+
+
+# A model input the model declares larger than this (bytes) is taken for a corrupt declaration
+# unless --input gives its shape: the runtime would allocate it when compiling the IR.
+MAX_DECLARED_INPUT_BYTES = 2 ** 31
+
+
+def check_model_inputs(graph, opts) -> None:
+    """Refuse model inputs the runtime cannot take, where the model enters: a dimension below -1,
+    or a declared static size beyond MAX_DECLARED_INPUT_BYTES. Each is fixed by giving the shape
+    with --input."""
+    where = f"of '{opts.input_model}'" if isinstance(opts.input_model, str) else "of the model"
+    for param in _model_inputs(graph):
+        shape, name = param.shape, param.name
+        fix = f"give its shape with --input \"{name}[...]\" (? for a dynamic dimension)"
+        if shape is None:
+            continue            # refused before emission (mo/pipeline/validate.py) unless the model fixes it
+        dims = "[" + ",".join("?" if d == -1 else str(d) for d in shape) + "]"
+        bad = [d for d in shape if d < -1]
+        if bad:
+            raise InputModelError(f"Input '{name}' {where} declares the shape {dims}: {bad[0]} is not a dimension "
+                                  f"(a size, or -1 for a dynamic one); the model is invalid. To convert it anyway, "
+                                  f"{fix}.")
+        if param.get("shape_given"):
+            continue
+        et = param.get("element_type") or "f32"
+        size = math.prod(1 if d < 0 else d for d in shape) * bit_width(et) // 8
+        if size > MAX_DECLARED_INPUT_BYTES:
+            raise InputModelError(
+                f"Input '{name}' {where} declares the shape {dims} of {et}: {human_bytes(size)} in one tensor, which "
+                f"the runtime would allocate when compiling the IR. Such a declaration is taken to be corrupt; if the "
+                f"model does take inputs this large, {fix}.")

@@ -33,10 +33,18 @@ def require_utf8(text, what: str) -> None:
 
 @functools.lru_cache(maxsize=None)
 def _schema(op_type: str, opset: int, domain: str):
+    """The schema of the op in the node's opset; for an op that opset does not have yet, its
+    first schema (the translators take it as that version); None for an op onnx does not know."""
     import onnx.defs
     try:
         return onnx.defs.get_schema(op_type, opset, domain or "")
-    except Exception:       # an op of a domain or version the onnx package does not know
+    except Exception:
+        pass
+    try:
+        first = min(s.since_version for s in onnx.defs.get_all_schemas_with_history()
+                    if s.name == op_type and s.domain == (domain or ""))
+        return onnx.defs.get_schema(op_type, first, domain or "")
+    except Exception:       # an op of a domain the onnx package does not know
         return None
 
 
