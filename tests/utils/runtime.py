@@ -1,5 +1,15 @@
-"""The one way tests run an IR and compare outputs: OpenVINO CPU runtime at f32 precision."""
+"""The one way tests run an IR and compare outputs: OpenVINO CPU runtime at f32 precision.
+
+``python -m tests.utils.runtime MODEL.xml MEMORY_BYTES`` reads, compiles and runs the IR once on
+inputs of ones with the address space limited to MEMORY_BYTES (``run_ir_isolated`` starts it): a
+crash or an allocation the machine cannot make then fails the child, not the test run.
+"""
 from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
 
 import numpy as np
 
@@ -121,3 +131,32 @@ def assert_close(actual_list, expected_list, rtol: float = 1e-4, atol: float = 1
         if msg:
             problems.append(f"output {i}: {msg}")
     assert not problems, "; ".join(problems)
+
+
+def ones_like_inputs(xml_path: str) -> list[np.ndarray]:
+    """An input of ones per model input of the IR: its element type, dynamic dimensions at their
+    lower bound (at least 1)."""
+    from mo.utils.types import np_dtype
+    inputs = []
+    for port in core().read_model(xml_path).inputs:
+        dims = [max(d.get_min_length(), 1) if d.is_dynamic else d.get_length() for d in port.get_partial_shape()]
+        name = port.get_element_type().get_type_name()
+        dtype = np_dtype(name) if name in ("f64", "f32", "f16", "i64", "i32", "i16", "i8", "u64", "u32", "u16",
+                                           "u8", "boolean") else np.float32
+        inputs.append(np.ones(dims, dtype))
+    return inputs
+
+
+def run_ir_isolated(xml_path: str, memory_limit: int = 4 << 30, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Read, compile and run the IR on inputs of ones in a child process limited to
+    ``memory_limit`` bytes of address space; its return code says how that went (0: it ran)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return subprocess.run([sys.executable, "-m", "tests.utils.runtime", xml_path, str(memory_limit)], cwd=root,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+if __name__ == "__main__":
+    limit = int(sys.argv[2])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    outputs = run_ir(sys.argv[1], ones_like_inputs(sys.argv[1]))
+    print("ran:", [list(o.shape) for o in outputs])
