@@ -216,6 +216,10 @@ class TensorIterator(SubGraphOp):
     @classmethod
     def infer(cls, node: Node) -> None:
         body = node.bodies["body"]
+        counts = {slice_count(node.in_shape(e["external_port_id"]), e) for e in node.input_port_map
+                  if e.get("axis") is not None and e["external_port_id"] >= 0} - {DYN}
+        if len(counts) > 1:
+            raise ValueError(f"its sliced inputs give different numbers of iterations: {sorted(counts)}")
         cls.bind_inputs(node, "body")
         for _ in range(_MAX_BACK_EDGE_PASSES):
             translate_graph(body)

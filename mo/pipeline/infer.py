@@ -38,6 +38,9 @@ def infer_node(node: Node) -> None:
     graph = node.graph
     for i in range(op_class.outputs_count(node)):
         graph.output_data(node.id, i, create=True)
+    framework_check = node.get("input_check")
+    if framework_check is not None:
+        framework_check(node)
     try:
         op_class.check_inputs(node)
         op_class.type_infer(node)
