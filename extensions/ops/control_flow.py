@@ -177,6 +177,8 @@ class If(SubGraphOp):
 
     op = "If"
     version = "opset8"
+    input_ranks = {0: (0, 1)}
+    input_types = {0: ("boolean",)}
 
     @classmethod
     def port_map_tag(cls, body_name: str) -> str:

@@ -279,9 +279,10 @@ def check_model_inputs(graph, opts) -> None:
         if param.get("shape_given"):
             continue
         et = param.get("element_type") or "f32"
-        size = math.prod(1 if d < 0 else d for d in shape) * bit_width(et) // 8
+        # dynamic and zero dims counted as 1: a huge dimension beside a zero one is corrupt too
+        size = math.prod(max(d, 1) for d in shape) * bit_width(et) // 8
         if size > MAX_DECLARED_INPUT_BYTES:
             raise InputModelError(
-                f"Input '{name}' {where} declares the shape {dims} of {et}: {human_bytes(size)} in one tensor, which "
-                f"the runtime would allocate when compiling the IR. Such a declaration is taken to be corrupt; if the "
-                f"model does take inputs this large, {fix}.")
+                f"Input '{name}' {where} declares the shape {dims} of {et}: its dimensions make {human_bytes(size)} "
+                f"in one tensor, which the runtime would allocate when compiling the IR. Such a declaration is taken "
+                f"to be corrupt; if the model does take inputs this large, {fix}.")

@@ -64,7 +64,7 @@ def _archive_kind(path: str) -> str | None:
             damaged = debug_info_problem(archive) if torchscript else None
     except errors as e:
         raise InputModelError(f"'{path}' is a damaged zip archive and cannot be read as a PyTorch model "
-                              f"({type(e).__name__}: {e}).") from e
+                              f"({e}).") from e
     if damaged:
         raise InputModelError(f"'{path}' is a damaged TorchScript archive: its debug information is invalid "
                               f"({damaged}). Save the model again with torch.jit.save.")

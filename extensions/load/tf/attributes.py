@@ -43,6 +43,9 @@ def attr_value(value) -> Any:
     return None
 
 
+DATA_FORMATS = ("NHWC", "NCHW", "NWC", "NCW", "NDHWC", "NCDHW", "NHWC_VECT_W", "NCHW_VECT_C")
+
+
 class TfExtractor(Extractor):
     """Base of TensorFlow extractors: ``attr(node, name, default)`` reads one NodeDef attribute."""
 
@@ -68,4 +71,9 @@ class TfExtractor(Extractor):
 
     @classmethod
     def data_format(cls, node: Node, default: str = "NHWC") -> str:
-        return cls.attr(node, "data_format", default) or default
+        """The ``data_format`` attribute (``default`` when absent): one of TensorFlow's layouts."""
+        value = cls.attr(node, "data_format", default) or default
+        if value not in DATA_FORMATS:
+            raise InputModelError(f"Attribute 'data_format' of node '{node.name}' ({node.fw_op}) is {value!r}, not a "
+                                  f"TensorFlow data format ({', '.join(DATA_FORMATS)}): the model is corrupt.")
+        return value
