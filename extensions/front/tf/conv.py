@@ -39,13 +39,13 @@ class WindowExtractor(TfExtractor):
         if padding not in PADDINGS:
             raise ConversionError(f"{node.fw_op} '{node.name}' has padding '{padding}', which is not supported.")
         node.update({
-            "strides": cls.attr(node, "strides") or [1] * rank,
-            "dilations": cls.attr(node, "dilations") or [1] * rank,
+            "strides": cls.ints(node, "strides", rank, [1] * rank),
+            "dilations": cls.ints(node, "dilations", rank, [1] * rank),
             "padding": padding,
-            "explicit_paddings": cls.attr(node, "explicit_paddings") or [],
+            "explicit_paddings": cls.ints(node, "explicit_paddings", default=[]),
             "data_format": cls.data_format(node, "NHWC" if rank == 4 else "NDHWC"),
             "rank": rank,
-            "ksize": cls.attr(node, "ksize"),
+            "ksize": cls.ints(node, "ksize", rank),
         })
 
 
