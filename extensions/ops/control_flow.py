@@ -222,6 +222,9 @@ class TensorIterator(SubGraphOp):
                   if e.get("axis") is not None and e["external_port_id"] >= 0} - {DYN}
         if len(counts) > 1:
             raise ValueError(f"its sliced inputs give different numbers of iterations: {sorted(counts)}")
+        if counts == {0}:
+            raise ValueError("its sliced inputs are empty along their iteration axis (the OpenVINO CPU plugin "
+                             "compiles no loop over an empty axis)")
         cls.bind_inputs(node, "body")
         for _ in range(_MAX_BACK_EDGE_PASSES):
             translate_graph(body)
