@@ -164,6 +164,7 @@ def _cut_input(graph, spec: InputSpec, shape: tuple | None, target: Port, in_por
     et = spec.element_type
     computes_in = None
     is_cplx = False
+    given = shape is not None
     if inferred is not None:
         inferred_shape, computes_in, is_cplx = inferred
         if shape is None:
@@ -176,7 +177,7 @@ def _cut_input(graph, spec: InputSpec, shape: tuple | None, target: Port, in_por
                                                   element_type=et or computes_in or "f32")
     if shape is not None:
         param["shape_bounds"] = {axis: b for axis, b in spec.bounds.items() if shape[axis] < 0}
-        param["shape_given"] = inferred is None or inferred[0] is not shape
+        param["shape_given"] = given
     if is_cplx:
         mark_complex(param.out_port(0))
     if in_port is not None:
