@@ -44,6 +44,8 @@ def reshape_target(in_shape, target, special_zero: bool):
     target = [int(t) for t in target]
     if target.count(-1) > 1:
         raise ValueError(f"target shape {target} has several -1")
+    if any(t < -1 for t in target):
+        raise ValueError(f"target shape {target} has a negative dimension other than -1")
     out = []
     for i, t in enumerate(target):
         if t == 0 and special_zero:

@@ -73,6 +73,9 @@ def _check_sizes(node: Node, op_class) -> None:
     datas = [graph._node[graph.output_data(node.id, i)] for i in range(count)]
     for data in datas:
         shape = data.get("shape")
+        if shape is not None and any(d < -1 for d in shape):
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape "
+                             f"[{','.join(map(str, shape))}], with a negative dimension: the model is invalid.")
         if shape is not None and any(d > MAX_ELEMENTS for d in shape):
             raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)}, a "
                              f"dimension of more elements than any device holds: the model or the input shapes "
