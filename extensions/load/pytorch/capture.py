@@ -53,7 +53,9 @@ def is_torch_model(obj: Any) -> bool:
 
 def _archive_kind(path: str) -> str | None:
     """'torchscript' or 'exported' from the names inside a zip archive, None if not a zip."""
-    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError)
+    # (zipfile raises RuntimeError for an entry marked encrypted)
+    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError,
+              RuntimeError)
     try:
         if not zipfile.is_zipfile(path):
             return None
