@@ -63,6 +63,7 @@ class Result(Op):
 
     op = "Result"
     num_outputs = 0
+    string_inputs = True
 
     @classmethod
     def type_infer(cls, node):

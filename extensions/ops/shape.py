@@ -44,6 +44,8 @@ def reshape_target(in_shape, target, special_zero: bool):
     target = [int(t) for t in target]
     if target.count(-1) > 1:
         raise ValueError(f"target shape {target} has several -1")
+    if any(t < -1 for t in target):
+        raise ValueError(f"target shape {target} has a negative dimension other than -1")
     out = []
     for i, t in enumerate(target):
         if t == 0 and special_zero:
@@ -86,8 +88,11 @@ class Reshape(Op):
         out = node.out_port(0).data
         if target is None:
             tshape = node.in_shape(1)
-            out.set_shape(None if tshape is None or tshape[0] < 0 else (DYN,) * tshape[0])
-            return
+            if tshape == (0,):        # an empty target: whatever its value, the output is a scalar
+                target = np.zeros(0, np.int64)
+            else:
+                out.set_shape(None if tshape is None or tshape[0] < 0 else (DYN,) * tshape[0])
+                return
         value = data.get_value()
         if value is not None:
             out.set_value(cls.evaluate(node, value, target))
@@ -219,10 +224,15 @@ class Transpose(Op):
         if shape is None:
             out.set_shape(None)
             return
+        order_shape = node.in_shape(1) if node.is_in_port_connected(1) else None
+        if order_shape and order_shape[0] not in (DYN, 0, len(shape)):
+            raise ValueError(f"the order has {order_shape[0]} entries but the input has rank {len(shape)}")
         order = cls._order(node, len(shape))
         if order is None:
             out.set_shape((DYN,) * len(shape))
             return
+        if sorted(order) != list(range(len(shape))):
+            raise ValueError(f"the order {order} is not a permutation of the {len(shape)} dimensions of the input")
         value = node.in_value(0)
         if value is not None:
             out.set_value(np.transpose(value, order))

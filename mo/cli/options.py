@@ -85,11 +85,11 @@ def str2bool(value: Any) -> bool:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with the converter's error contract: one [ ERROR ] line and exit status 1."""
+    """argparse with the converter's error contract: one [ ERROR ] line (and where to read the
+    options, not the whole usage) and exit status 1."""
 
     def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(1, f"[ ERROR ] {message}\n")
+        self.exit(1, f"[ ERROR ] {message}\nSee {self.prog} --help for the options.\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

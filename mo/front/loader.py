@@ -10,7 +10,10 @@ class Loader:
     ``load(options)`` returns an op-form Graph: one node per framework operation with ``fw_op``
     (the framework type) and whatever the extractors need (``pb`` for protobuf formats), one
     ``Parameter`` node per model input and one ``Result`` node per model output. Tensor names
-    are recorded in each producer's ``tensor_names``."""
+    are recorded in each producer's ``tensor_names``. A node may carry ``input_check``: a
+    function of the node that the translate step calls once the node's inputs are inferred, before
+    translating or inferring it, to refuse inputs the framework's operator does not take (ONNX:
+    the element types of its schema)."""
 
     abstract = True
     framework: str = ""

@@ -75,6 +75,20 @@ def input_rank(node: Node, idx: int = 0) -> int:
     return rank_of(node.in_port(idx).get_source(), node)
 
 
+def require_ranks(node: Node, ranks: dict[int, int | tuple[int, ...]], what: str = "") -> None:
+    """Refuse an input of ``node`` whose known rank is not one ``ranks`` allows for its port
+    (absent inputs and unknown ranks pass): a ConversionError naming the input and the ranks."""
+    for idx, allowed in ranks.items():
+        allowed = (allowed,) if isinstance(allowed, int) else tuple(allowed)
+        src = node.in_port(idx).get_source() if node.is_in_port_connected(idx) else None
+        rank = None if src is None else src.data.get_rank()
+        if rank is not None and rank not in allowed:
+            from mo.utils.shape import shape_str
+            raise ConversionError(f"Input {idx} of {node_label(node)} has shape {shape_str(src.data.get_shape())} "
+                                  f"(rank {rank}), where the operation takes rank {' or '.join(map(str, allowed))}"
+                                  f"{what}: the model is invalid.")
+
+
 def norm_axis(axis: int, rank: int, node: Node) -> int:
     """An axis that may be negative, as an axis in [0, rank); out of range is a ConversionError."""
     axis = int(axis)

@@ -1,13 +1,15 @@
 """The conversion pipeline: load -> extract -> front -> translate -> middle -> back -> emit."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import time
 
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
-from mo.front.cut import apply_cut
+from mo.front.cut import apply_cut, mark_probes
+from mo.graph.building import is_complex
 from mo.model import IRModel, IRPaths
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
@@ -151,6 +153,32 @@ def weights_size(graph) -> int:
     return total
 
 
+def cut_tensor_inference(registry: Registry, framework: str, opts: ConversionOptions):
+    """For apply_cut: infers the shapes and types of the tensors --input entries name by converting,
+    in a fresh graph of the model cut with the other entries, the part that computes them (its
+    model inputs keep their shapes: dynamic dimensions stay dynamic). Raises the ConversionError
+    of that part when it does not convert."""
+    def infer(specs: list) -> list[tuple]:
+        names = ", ".join(f"'{s.name}'" for s in specs)
+        log.info("Inferring the shapes and types of %s from the model before the cut", names)
+        shapes = list(opts.input_shape)
+        kept = [dataclasses.replace(s, shape=shapes[i] if i < len(shapes) else s.shape)
+                for i, s in enumerate(opts.inputs) if all(s is not p for p in specs)]
+        probe_opts = dataclasses.replace(opts, inputs=kept, input_shape=[])
+        context = ConversionContext(probe_opts, registry, framework)
+        graph = load(registry, framework, context)
+        apply_cut(graph, dataclasses.replace(probe_opts, outputs=[]))
+        results = mark_probes(graph, specs)
+        extract(graph, framework)
+        run_phase(graph, "front", framework, registry)
+        for g in all_graphs(graph):
+            g.to_data_form()
+        translate_graph(graph)
+        return [(r.in_port(0).data.get_shape(), r.in_port(0).data.get_dtype(), is_complex(r.in_port(0).get_source()))
+                for r in results]
+    return infer
+
+
 def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     """Run the whole conversion described by ``opts``; write the IR to ``opts.output_dir`` and
     return its paths, or, when ``output_dir`` is None, return it in memory (``IRModel``)."""
@@ -187,7 +215,7 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     graph = load(registry, framework, context)
     t = step("load", f"{framework} loader", t)
     progress.step("extract")
-    apply_cut(graph, opts)
+    apply_cut(graph, opts, cut_tensor_inference(registry, framework, opts))
     extract(graph, framework)
     t = step("extract", "extractors", t)
     run_phase(graph, "front", framework, registry, report)

@@ -38,6 +38,9 @@ def infer_node(node: Node) -> None:
     graph = node.graph
     for i in range(op_class.outputs_count(node)):
         graph.output_data(node.id, i, create=True)
+    framework_check = node.get("input_check")
+    if framework_check is not None:
+        framework_check(node)
     try:
         op_class.check_inputs(node)
         op_class.type_infer(node)
@@ -70,6 +73,13 @@ def _check_sizes(node: Node, op_class) -> None:
     datas = [graph._node[graph.output_data(node.id, i)] for i in range(count)]
     for data in datas:
         shape = data.get("shape")
+        if shape is not None and any(d < -1 for d in shape):
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape "
+                             f"[{','.join(map(str, shape))}], with a negative dimension: the model is invalid.")
+        if shape is not None and any(d > MAX_ELEMENTS for d in shape):
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)}, a "
+                             f"dimension of more elements than any device holds: the model or the input shapes "
+                             f"given are wrong.")
         if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:
             raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)} "
                              f"({math.prod(shape):,} elements), more than any device holds: the model or the "

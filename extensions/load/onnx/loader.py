@@ -35,7 +35,10 @@ def check_opsets(opsets: dict[str, int], where: str) -> None:
     may mean something the converter does not know."""
     import onnx.defs
     newest = onnx.defs.onnx_opset_version()
-    declared = opsets.get("", 0)
+    declared = opsets.get("", 1)
+    if declared < 1:
+        raise InputModelError(f"'{where}' declares ONNX opset {declared}, which does not exist (opsets start at 1): "
+                              f"the model is corrupt.")
     if declared > newest:
         raise InputModelError(
             f"'{where}' declares ONNX opset {declared}, but the installed onnx package "

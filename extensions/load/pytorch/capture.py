@@ -53,7 +53,9 @@ def is_torch_model(obj: Any) -> bool:
 
 def _archive_kind(path: str) -> str | None:
     """'torchscript' or 'exported' from the names inside a zip archive, None if not a zip."""
-    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError)
+    # (zipfile raises RuntimeError for an entry marked encrypted)
+    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError,
+              RuntimeError)
     try:
         if not zipfile.is_zipfile(path):
             return None
@@ -64,7 +66,7 @@ def _archive_kind(path: str) -> str | None:
             damaged = debug_info_problem(archive) if torchscript else None
     except errors as e:
         raise InputModelError(f"'{path}' is a damaged zip archive and cannot be read as a PyTorch model "
-                              f"({type(e).__name__}: {e}).") from e
+                              f"({e}).") from e
     if damaged:
         raise InputModelError(f"'{path}' is a damaged TorchScript archive: its debug information is invalid "
                               f"({damaged}). Save the model again with torch.jit.save.")

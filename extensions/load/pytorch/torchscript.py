@@ -121,7 +121,11 @@ class TorchScriptDecoder:
     def decode(self) -> None:
         import torch
         method = _forward_method(self.module)
-        graph = (method.graph if method is not None else self.module.graph).copy()
+        try:
+            graph = (method.graph if method is not None else self.module.graph).copy()
+        except RuntimeError as e:    # a module whose code defines no forward (a corrupt or edited archive)
+            raise InputModelError(f"The TorchScript module has no forward method to convert ({e}): the archive is "
+                                  f"corrupt or was not saved from a module with forward.") from e
         torch._C._jit_pass_inline(graph)
         inputs = list(graph.inputs())
         if inputs and not isinstance(inputs[0].type(), torch._C.TensorType) and method is not None:
