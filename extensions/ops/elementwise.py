@@ -225,6 +225,7 @@ class Select(Op):
     same_type_inputs = (1, 2)
 
     op = "Select"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     defaults = {"auto_broadcast": "numpy"}
     ir_attrs = ("auto_broadcast",)
 

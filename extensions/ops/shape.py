@@ -24,6 +24,7 @@ class OutputTypedOp(Op):
 class ShapeOf(OutputTypedOp):
     op = "ShapeOf"
     version = "opset3"
+    string_inputs = True        # the shape of a string tensor (TensorFlow's LookupTableSize of string values)
 
     @classmethod
     def infer(cls, node):
@@ -76,6 +77,7 @@ def reshape_target(in_shape, target, special_zero: bool):
 
 class Reshape(Op):
     op = "Reshape"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,)}
     input_types = {1: INT_TYPES}
     defaults = {"special_zero": False}
@@ -136,6 +138,7 @@ class Squeeze(Op):
     """Removes the given axes (input 1) or every dimension of size 1."""
 
     op = "Squeeze"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (0, 1)}
     input_types = {1: INT_TYPES}
     version = "opset15"
@@ -171,6 +174,7 @@ class Squeeze(Op):
 
 class Unsqueeze(Op):
     op = "Unsqueeze"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (0, 1)}
     input_types = {1: INT_TYPES}
 
@@ -208,6 +212,7 @@ class Transpose(Op):
     IR always gets an explicit order: the ONNX Transpose translator gives one)."""
 
     op = "Transpose"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,)}
     input_types = {1: INT_TYPES}
 
@@ -247,6 +252,7 @@ class Transpose(Op):
 class Concat(Op):
     same_type_inputs = "all"
     op = "Concat"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     defaults = {"axis": 0}
     ir_attrs = ("axis",)
 
@@ -289,6 +295,7 @@ class Broadcast(Op):
     ``axes_mapping`` (input 2, ``explicit``)."""
 
     op = "Broadcast"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,), 2: (1,)}
     input_types = {1: INT_TYPES, 2: INT_TYPES}
     version = "opset3"
