@@ -79,8 +79,12 @@ def apply(plan: Plan) -> None:
     infer_node(node)
     for idx, perm in plan.outputs.items():
         port = node.out_port(idx)
-        if perm is not None and not identity(perm) and port.is_connected():
+        if perm is None or identity(perm):
+            continue
+        if port.is_connected():
             restore_layout(port, perm, plan.gather)
+        elif not plan.gather:          # nothing reads it: its names stand for it transposed back
+            port.hold_transposed_names(port, perm)
 
 
 def merge_with_readers(t: Node, perm: list[int]) -> bool:

@@ -1,8 +1,9 @@
 """--validate_layers for ONNX models: ONNX Runtime with the model's intermediate tensors as extra
 graph outputs (``OnnxLoader.source_layers``).
 
-Every output of a node of the main graph is a tensor to compare (Constant nodes left out); they
-are listed in the graph's node order, which ONNX requires to be topological. Each run builds a
+Every output of a node of the main graph is a tensor to compare, except what Constant nodes and
+nodes of constants alone make; they are listed in the graph's node order, which ONNX requires to be
+topological. Each run builds a
 session whose graph outputs are the tensors asked for. The weights are handed to ONNX Runtime as
 arrays over the memory-mapped file (external initializers), not in the serialized model, so
 building one session per run copies no weights.
@@ -76,8 +77,11 @@ class OnnxLayers(SourceLayers):
         self.arrays = arrays                 # ONNX Runtime reads them in place: kept alive
         self.proto = proto
         self.tensors = []
+        constant = {t.name for t in proto.graph.initializer}
         for i, node in enumerate(proto.graph.node):
-            if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
+            if all(name in constant for name in node.input if name) and not any(a.g.node or a.graphs
+                                                                                 for a in node.attribute):
+                constant.update(node.output)    # a Constant node, or a node of constants alone
                 continue
             key = op_key(node.op_type, "" if node.domain in ("", "ai.onnx") else node.domain)
             label = node.name or f"#{i} {node.op_type}"

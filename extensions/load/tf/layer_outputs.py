@@ -1,8 +1,9 @@
 """--validate_layers for TensorFlow models: the frozen graph the converter read, run in one
 TensorFlow session that fetches the tensors asked for (``TfLoader.source_layers``).
 
-Every output of a graph op is a tensor to compare, except constants, inputs, resources and
-strings, and the tensors of TF1 control flow (a cond branch that does not run has no value, a
+Every output of a graph op is a tensor to compare, except constants (and what ops compute from
+constants alone: the reads of frozen variables), inputs, resources and strings, and the tensors of
+TF1 control flow (a cond branch that does not run has no value, a
 loop body's tensors none outside the loop): the ops from a Switch or Enter up to the Merge or
 Exit that leaves it. Function bodies (While, If, calls) are inside their op and not fetched.
 """
@@ -46,6 +47,17 @@ def _topological(ops: list) -> list:
     return order + [op for op in ops if op.name not in done]
 
 
+def _constant(ops: list) -> set[str]:
+    """Names of the ops whose value needs no input: constants and ops of constants only (``ops``
+    in topological order)."""
+    found: set[str] = set()
+    for op in ops:
+        if op.type == "Const" or (op.inputs and op.type not in NOT_COMPARED and
+                                  all(t.op.name in found for t in op.inputs)):
+            found.add(op.name)
+    return found
+
+
 def _in_control_flow(ops: list) -> set[str]:
     """Names of the ops of TF1 control flow: reached from a Switch or Enter before the Merge or
     Exit that ends it."""
@@ -71,9 +83,9 @@ class TfLayers(SourceLayers):
         tf, graph, constants, _ = tf_graph(opts)
         self.framework = f"TensorFlow {tf.__version__}"
         self.feed = {**tf_feed(opts, graph, ir_inputs, feed), **constants}
-        ops = graph.get_operations()
-        skipped = _in_control_flow(ops)
-        self.tensors = [SourceTensor(t.name, op.type, op.name) for op in _topological(ops)
+        ops = _topological(graph.get_operations())
+        skipped = _in_control_flow(ops) | _constant(ops)
+        self.tensors = [SourceTensor(t.name, op.type, op.name) for op in ops
                         if op.type not in NOT_COMPARED and op.name not in skipped for t in op.outputs
                         if t.dtype not in (tf.resource, tf.variant, tf.string)]
         self.session = tf.compat.v1.Session(graph=graph)
