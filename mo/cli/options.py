@@ -197,8 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "dimension and 8 for the others).")
     val.add_argument("--validate_tolerance", type=float,
                      help="Largest allowed difference, relative to each output's largest magnitude (absolute "
-                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16; with "
-                          "--compress_weights 1e-1 (int8) or 5e-1 (int4), also below 1.")
+                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16, 5e-2 (bf16) or "
+                          "1e-2 (f16) with --validate_precision; with --compress_weights 1e-1 (int8) or 5e-1 "
+                          "(int4), also below 1.")
     val.add_argument("--validate_layers", action="store_true",
                      help="With --validate (implied): also compare every intermediate tensor the IR and the source "
                           "model both have (same tensor name), in the model's topological order, and name the first "

@@ -181,7 +181,7 @@ class LayersReport:
         op_width = min(max([len(r.tensor.op) for r in self.rows] + [5]), 32)
         head = f"{p}{'#':>4s}  {'tensor':{width}s}  {'op':{op_width}s}  {'shape':14s}"
         for precision in self.precisions:
-            head += f"  {precision + ' abs':>10s}  {precision + ' rel':>10s}  {'':4s}"
+            head += f"  {precision + ' abs':>10s}  {precision + ' rel':>10s}  result"
         lines = [head]
         for r in self.rows:
             line = f"{p}{r.index:4d}  {r.tensor.name[-width:]:{width}s}  {r.tensor.op[-op_width:]:{op_width}s}  " \
@@ -274,20 +274,19 @@ def chunks(sizes: list[int], budget: int) -> list[list[int]]:
     return groups
 
 
-def ir_values(model, chunk: list[Counterpart], feed: list[np.ndarray], precisions: list[str]) -> dict[str, list]:
-    """Values of the IR tensors ``chunk`` at each precision: the model (a copy) with those
-    tensors as extra outputs, compiled and run once per precision."""
+def ir_runs(model, chunk: list[Counterpart], feed: list[np.ndarray], precisions: list[str]):
+    """For each precision, (precision, the values of the IR tensors ``chunk``): the model (a copy)
+    with those tensors as extra outputs, compiled and run. The values are views of the runtime's
+    buffers, valid until the next item: compare them, do not keep them."""
     clone = model.clone()
     ops = {op.get_friendly_name(): op for op in clone.get_ordered_ops()}
     added = clone.add_outputs([ops[c.layer].output(c.port) for c in chunk])
     indexes = [clone.get_result_index(output) for output in added]
-    values = {}
     for precision in precisions:
         request = compile_at(clone, precision).create_infer_request()
         request.infer({i: np.ascontiguousarray(v) for i, v in enumerate(feed)})
-        values[precision] = [np.array(request.get_output_tensor(i).data) for i in indexes]
+        yield precision, [request.get_output_tensor(i).data for i in indexes]
         del request
-    return values
 
 
 def _is_constant(op, memo: dict) -> bool:
@@ -333,6 +332,21 @@ def source_layers(opts, framework: str, ir_inputs: list, feed: list[np.ndarray])
     return registry, registry.loaders[framework]().source_layers(opts, ir_inputs, feed)
 
 
+def _check(row: LayerRow, a: np.ndarray, e: np.ndarray, tolerance: tuple) -> OutputCheck:
+    """One tensor compared: the IR's ``a`` (transposed back or reshaped to the framework's form
+    when its counterpart holds it so) with the framework's ``e``."""
+    row.ir_shape = a.shape
+    if row.counterpart.perm is not None and a.ndim == len(row.counterpart.perm):
+        a = np.transpose(a, row.counterpart.perm)
+    reshaped = a.shape != e.shape and a.size == e.size
+    if reshaped:      # a rewrite removed a Reshape around it: the same elements in another shape
+        a = a.reshape(e.shape)
+    check = compare_output(row.tensor.name, a, e, tolerance[0], tolerance[1])
+    if reshaped:
+        check.note = " ".join(filter(None, [check.note, f"IR shape {shape_str(row.ir_shape)} compared reshaped"]))
+    return check
+
+
 def _compare(model, source: SourceLayers, compared: list, groups: list[list[int]], feed: list[np.ndarray],
              precisions: list[str], tolerances: dict) -> list[LayerRow]:
     """The rows of ``compared`` (framework tensor, counterpart) pairs, run chunk by chunk."""
@@ -340,29 +354,19 @@ def _compare(model, source: SourceLayers, compared: list, groups: list[list[int]
     rows: list[LayerRow] = []
     for group in groups:
         part = [compared[i] for i in group]
-        expected = source.values([t.name for t, _ in part])
-        actual = ir_values(model, [c for _, c in part], feed, precisions)
-        for k, ((tensor, where), e) in enumerate(zip(part, expected)):
-            e = np.asarray(e)
+        expected = [np.asarray(e) for e in source.values([t.name for t, _ in part])]
+        chunk_rows = []
+        for (tensor, where), e in zip(part, expected):
             op = ir_ops[where.layer]
-            row = LayerRow(len(rows) + 1, tensor, where, op.get_type_name(), fw_shape=e.shape,
-                           fw_type=type_name(e.dtype),
-                           ir_type=op.output(where.port).get_element_type().get_type_name())
-            for precision in precisions:
-                a = actual[precision][k]
-                row.ir_shape = a.shape
-                if where.perm is not None and a.ndim == len(where.perm):
-                    a = np.transpose(a, where.perm)
-                reshaped = a.shape != e.shape and a.size == e.size
-                if reshaped:      # a rewrite removed a Reshape around it: the same elements in another shape
-                    a = a.reshape(e.shape)
-                tolerance, floor, _ = tolerances[precision]
-                check = row.checks[precision] = compare_output(tensor.name, a, e, tolerance, floor)
-                if reshaped:
-                    check.note = " ".join(filter(None, [check.note, f"IR shape {shape_str(row.ir_shape)} compared "
-                                                                    f"reshaped"]))
-            rows.append(row)
-        del expected, actual
+            chunk_rows.append(LayerRow(len(rows) + len(chunk_rows) + 1, tensor, where, op.get_type_name(),
+                                       fw_shape=e.shape, fw_type=type_name(e.dtype),
+                                       ir_type=op.output(where.port).get_element_type().get_type_name()))
+        for precision, actual in ir_runs(model, [c for _, c in part], feed, precisions):
+            for row, a, e in zip(chunk_rows, actual, expected):
+                row.checks[precision] = _check(row, a, e, tolerances[precision])
+            del actual
+        rows += chunk_rows
+        del expected
     return rows
 
 
