@@ -33,7 +33,7 @@ import numpy as np
 
 from mo.errors import ConversionError
 from mo.runtime.openvino_ir import compile_at
-from mo.runtime.validate import OutputCheck, compare_output, tolerance_for
+from mo.runtime.validate import OutputCheck, _first_line, compare_output, tolerance_for
 from mo.utils.shape import shape_str
 
 CHUNK_BYTES = 256 << 20       # values of the IR's tensors one run exposes
@@ -354,14 +354,29 @@ def _compare(model, source: SourceLayers, compared: list, groups: list[list[int]
     rows: list[LayerRow] = []
     for group in groups:
         part = [compared[i] for i in group]
-        expected = [np.asarray(e) for e in source.values([t.name for t, _ in part])]
+        try:
+            expected = [np.asarray(e) for e in source.values([t.name for t, _ in part])]
+        except ConversionError:
+            raise
+        except Exception as e:
+            raise ConversionError(f"--validate_layers: {source.framework} could not compute the tensors "
+                                  f"'{part[0][0].name}' ... '{part[-1][0].name}': {_first_line(e)}") from e
         chunk_rows = []
         for (tensor, where), e in zip(part, expected):
             op = ir_ops[where.layer]
             chunk_rows.append(LayerRow(len(rows) + len(chunk_rows) + 1, tensor, where, op.get_type_name(),
                                        fw_shape=e.shape, fw_type=type_name(e.dtype),
                                        ir_type=op.output(where.port).get_element_type().get_type_name()))
-        for precision, actual in ir_runs(model, [c for _, c in part], feed, precisions):
+        runs = ir_runs(model, [c for _, c in part], feed, precisions)
+        while True:
+            try:
+                precision, actual = next(runs)
+            except StopIteration:
+                break
+            except Exception as e:
+                raise ConversionError(f"--validate_layers: the OpenVINO runtime could not run the IR with the "
+                                      f"tensors '{part[0][0].name}' ... '{part[-1][0].name}' as outputs: "
+                                      f"{_first_line(e)}") from e
             for row, a, e in zip(chunk_rows, actual, expected):
                 row.checks[precision] = _check(row, a, e, tolerances[precision])
             del actual
@@ -375,7 +390,13 @@ def validate_layers(opts, model, framework: str, ir_inputs: list, feed: list[np.
     """Compare every tensor of the source model that has a counterpart in the IR ``model`` (an
     ``openvino.Model``), run on ``feed`` (the source model on ``source_feed``)."""
     from mo.pipeline.explain import handled_by
-    registry, source = source_layers(opts, framework, ir_inputs, source_feed)
+    try:
+        registry, source = source_layers(opts, framework, ir_inputs, source_feed)
+    except ConversionError:
+        raise
+    except Exception as e:
+        raise ConversionError(f"--validate_layers: the {framework} framework could not load the model to run it "
+                              f"layer by layer: {_first_line(e)}") from e
     where = counterparts(model, opts.permuted_tensors)
     compared: list[tuple[SourceTensor, Counterpart]] = []
     seen: set[str] = set()

@@ -280,3 +280,10 @@ def test_chunks_give_the_same_rows(models, monkeypatch):
 ])
 def test_chunks(sizes, budget, groups):
     assert layers.chunks(sizes, budget) == groups
+
+
+def test_decoder_with_its_cache_is_refused_with_what_to_do():
+    from mo.errors import OptionError
+    from tests.e2e.test_llm_stateful import decoder
+    with pytest.raises(OptionError, match="does not compare transformers decoders converted with their cache"):
+        convert_model(decoder("gpt2"), validate_layers=True)
