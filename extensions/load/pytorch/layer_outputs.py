@@ -94,9 +94,10 @@ class ExportedLayers(SourceLayers):
     def values(self, names: list[str]) -> list[np.ndarray]:
         import torch
         wanted: dict[str, list[tuple[int | None, str]]] = {}
+        nodes = {n.name for n in self.module.graph.nodes}
         for name in names:
             node, _, index = name.rpartition(".")
-            if node and index.isdigit() and not any(n.name == name for n in self.module.graph.nodes):
+            if node and index.isdigit() and name not in nodes:
                 wanted.setdefault(node, []).append((int(index), name))
             else:
                 wanted.setdefault(name, []).append((None, name))
