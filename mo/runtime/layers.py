@@ -134,6 +134,8 @@ class LayersReport:
         lines = [f"{p}layers: OpenVINO runtime (CPU, {runs}) vs {self.framework}: {len(self.rows)} of {self.total} "
                  f"{self.fw} tensors compared ({missing} without a counterpart in the IR: renamed, fused away or "
                  f"folded), in topological order, {self.chunks} run{'s' if self.chunks != 1 else ''}"]
+        if not self.rows:
+            return lines + [f"{p}no tensor of the model has a counterpart in the IR: nothing to compare"]
         if self.show_all:
             lines += self._table(p)
         for precision in self.precisions:
