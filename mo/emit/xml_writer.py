@@ -86,6 +86,10 @@ class IRGraphWriter:
         self.bin = bin_writer
         # when a list: receives (Const node, offset, size) of every constant written
         self.placed = placed
+        # filled, when a dict, with the permuted names of the layers of ``top`` (the model, not
+        # its bodies): {(layer name, output port): {name: permutation}}
+        self.permuted: dict | None = None
+        self.top = None
 
     def layer_ids(self, graph) -> dict[str, int]:
         """Node id -> layer id, as ``write`` numbers the layers."""
@@ -198,6 +202,8 @@ class IRGraphWriter:
             out.append(f"{indent}\t<output>\n")
             tensor_names = node.get("tensor_names") or {}
             port_rt_info = node.get("out_rt_info") or {}
+            if self.permuted is not None and graph is self.top:
+                self.permuted.update({(name, i): dict(p) for i, p in (node.get("permuted_names") or {}).items() if p})
             for i in range(n_outputs):
                 data_id = graph.output_data(node.id, i)
                 self._port(out, indent + "\t\t", n_inputs + i,

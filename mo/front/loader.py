@@ -32,3 +32,11 @@ class Loader:
 
     def load(self, options) -> Graph:
         raise NotImplementedError
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        """For ``--validate_layers``: the model in its own framework, ready to run on ``feed``
+        (arrays in the order of the IR's inputs ``ir_inputs``, ``TensorInfo``-like: ``name``,
+        ``names``), as a ``mo.runtime.layers.SourceLayers``: the tensors its nodes make, in
+        topological order, and their values by name. A loader without it cannot compare layers."""
+        from mo.errors import OptionError
+        raise OptionError(f"--validate_layers cannot run the models {type(self).__name__} reads in their framework.")

@@ -8,6 +8,9 @@
 
 Tensor names (the source framework's names of an output) live on the producing op node in
 ``tensor_names: {out_port: [names]}`` and travel with ``set_source(..., move_names=True)``.
+Framework tensors that only exist in another dimension order (the layout step removed the
+Transpose that made them) live in ``permuted_names: {out_port: {name: permutation}}`` and travel
+with the tensor names; they are not written as names (``--validate_layers`` compares them).
 """
 from __future__ import annotations
 
@@ -182,6 +185,42 @@ class Port:
         table = self.node.get("tensor_names") or {}
         return table.pop(self.idx, [])
 
+    def get_permuted_names(self) -> dict[str, tuple[int, ...]]:
+        """Framework tensors this output holds in another dimension order: ``{name: perm}``, the
+        framework's tensor being ``transpose(this tensor, perm)``."""
+        port = self if self.type == "out" else self.get_source()
+        if port is None:
+            return {}
+        return dict(port.node.get("permuted_names", {}).get(port.idx, {}))
+
+    def add_permuted_names(self, names: dict[str, tuple[int, ...]]) -> None:
+        assert self.type == "out"
+        if names:
+            self.node.attrs.setdefault("permuted_names", {}).setdefault(self.idx, {}).update(names)
+
+    def remove_permuted_names(self) -> dict[str, tuple[int, ...]]:
+        assert self.type == "out"
+        return (self.node.get("permuted_names") or {}).pop(self.idx, {})
+
+    def take_names(self, other: "Port") -> None:
+        """This output takes the tensor names and permuted names of ``other`` (an output that
+        it replaces: it holds the same tensor)."""
+        self.add_tensor_names(other.remove_tensor_names())
+        self.add_permuted_names(other.remove_permuted_names())
+
+    def drop_names(self) -> None:
+        """Forget this output's tensor names and permuted names: a rewrite changed its value in
+        place (weights scaled, constants merged), so it no longer holds the tensors they name."""
+        self.remove_tensor_names()
+        self.remove_permuted_names()
+
+    def hold_transposed_names(self, transpose: "Port", perm: list[int]) -> None:
+        """The names of ``transpose``, the output of ``Transpose(this tensor, perm)`` that is
+        going away, become permuted names of this output."""
+        moved = {name: tuple(perm) for name in transpose.remove_tensor_names()}
+        moved.update({name: tuple(perm[i] for i in inner) for name, inner in transpose.remove_permuted_names().items()})
+        self.add_permuted_names(moved)
+
 
 class Connection:
     """One source output port and all the input ports it feeds."""
@@ -201,7 +240,7 @@ class Connection:
         """Feed every destination from ``port`` instead; the tensor names of the old source move
         to ``port`` unless ``move_names`` is False."""
         if move_names and self.source is not None and self.source != port:
-            port.add_tensor_names(self.source.remove_tensor_names())
+            port.take_names(self.source)
         for d in self.destinations:
             port.connect(d)
         self.source = port
@@ -211,7 +250,7 @@ class Connection:
         assert self.source is not None
         dests = list(self.destinations)
         new_out = node.out_port(out_idx)
-        new_out.add_tensor_names(self.source.remove_tensor_names())
+        new_out.take_names(self.source)
         for d in dests:
             new_out.connect(d)
         self.source.connect(node.in_port(in_idx))

@@ -246,11 +246,12 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     if opts.output_dir is None:
         from mo.pipeline.weights_buffer import WeightsBuffer
         stream = WeightsBuffer(total)
-        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total), placed)
+        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total), placed, opts.permuted_tensors)
         weights = stream.getbuffer()   # writable, not a copy: the OpenVINO runtime can use it in place
         written = len(weights)
     else:
-        xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
+        xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total,
+                            permuted=opts.permuted_tensors)
         written = os.path.getsize(bin_)
         # files the loader says belong with the IR (a transformers model's configuration, tokenizer);
         # when one cannot be written the IR goes too (a failed conversion leaves no IR behind)

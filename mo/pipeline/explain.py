@@ -92,3 +92,12 @@ def list_ops(registry: Registry, framework: str | None = None, markdown: bool = 
         lines += ["", f"## {title}" if markdown else title, ""]
         lines.append(", ".join(f"`{k}`" if markdown else k for k in keys))
     return "\n".join(lines)
+
+
+def handled_by(registry: Registry, framework: str, op_type: str) -> tuple[str, str]:
+    """The extractor and the translator of a framework op type as ``--explain`` names them
+    ('Name (file:line)'), or 'none'."""
+    extractor = registry.extractor(framework, op_type)
+    translator = registry.translator(framework, op_type)
+    return (f"{extractor.__name__} ({_where(extractor)})" if extractor is not None else "none",
+            f"{inspect.unwrap(translator).__name__} ({_where(translator)})" if translator is not None else "none")

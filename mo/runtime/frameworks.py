@@ -71,9 +71,11 @@ def run_onnx(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, 
     return f"ONNX Runtime {ort.__version__}", session.run(outputs, inputs)
 
 
-def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, list[np.ndarray]]:
-    """The frozen graph the converter read (every TensorFlow model form becomes one), run in a
-    TensorFlow session; a function with variables is frozen by TensorFlow itself first."""
+def tf_graph(opts):
+    """(tensorflow module, the ``tf.Graph`` of the frozen graph the converter read (every
+    TensorFlow model form becomes one), {tensor name: value} to feed for the variables it
+    stands for, its declared output tensors, {signature key: output tensor} of a SavedModel). A
+    function with variables is frozen by TensorFlow itself first."""
     from extensions.load.tf.model_io import import_tensorflow, read_model
     try:
         tf = import_tensorflow()
@@ -96,29 +98,42 @@ def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, li
     graph = tf.Graph()
     with graph.as_default():
         tf.compat.v1.import_graph_def(graph_def, name="")
-    tensors = {t.name for op in graph.get_operations() for t in op.outputs}
-
-    def tensor_names(info):
-        return [n if ":" in n else n + ":0" for n in (info.names or [info.name])]
-
-    feed_dict = {}
-    for info, value in zip(ir_inputs, feed):
-        feed_dict[_pick(tensor_names(info), tensors, "input", "the TensorFlow graph's tensors")] = value
-    for name, value in _frozen_values(opts).items():
-        if f"{name}:0" in tensors:
-            feed_dict[f"{name}:0"] = np.asarray(value)
-    for name, value in constants.items():
-        feed_dict[graph.get_operation_by_name(name).outputs[0].name] = value
-    used: set = set()
-    declared = [n if ":" in n else n + ":0" for n in frozen.outputs or []]
+    feed = {graph.get_operation_by_name(name).outputs[0].name: value for name, value in constants.items()}
     # a SavedModel's outputs by their signature keys, which the IR's outputs carry as names: the
     # light reader and TensorFlow name the tensors of nested function calls differently
     by_key = {key: ref if ":" in ref else ref + ":0" for ref, key in frozen.output_names.items()}
+    return tf, graph, feed, [n if ":" in n else n + ":0" for n in frozen.outputs or []], by_key
+
+
+def tf_feed(opts, graph, ir_inputs, feed: list[np.ndarray]) -> dict:
+    """The feed dict of the TensorFlow graph: the IR's inputs by name, and the inputs the
+    conversion froze."""
+    tensors = {t.name for op in graph.get_operations() for t in op.outputs}
+    feed_dict = {}
+    for info, value in zip(ir_inputs, feed):
+        feed_dict[_pick(_tf_tensor_names(info), tensors, "input", "the TensorFlow graph's tensors")] = value
+    for name, value in _frozen_values(opts).items():
+        if f"{name}:0" in tensors:
+            feed_dict[f"{name}:0"] = np.asarray(value)
+    return feed_dict
+
+
+def _tf_tensor_names(info) -> list[str]:
+    return [n if ":" in n else n + ":0" for n in (info.names or [info.name])]
+
+
+def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, list[np.ndarray]]:
+    """The frozen graph the converter read, run in a TensorFlow session (``tf_graph``)."""
+    tf, graph, constants, declared, by_key = tf_graph(opts)
+    tensors = {t.name for op in graph.get_operations() for t in op.outputs}
+    feed_dict = {**tf_feed(opts, graph, ir_inputs, feed), **constants}
+    used: set = set()
     fetches = []
     for o in ir_outputs:
         key = next((n for n in o.names or [] if n in by_key and by_key[n] in tensors and by_key[n] not in used), None)
         if key is None:
-            fetches.append(_pick(tensor_names(o), tensors, "output", "the TensorFlow graph's tensors", used, declared))
+            fetches.append(_pick(_tf_tensor_names(o), tensors, "output", "the TensorFlow graph's tensors", used,
+                                 declared))
             o.name = fetches[-1]
         else:
             used.add(by_key[key])

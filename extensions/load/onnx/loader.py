@@ -84,3 +84,7 @@ class OnnxLoader(Loader):
         graph = builder.build(model.graph)
         graph.graph["model_name"] = model.graph.name or "model"
         return graph
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        from extensions.load.onnx.layer_outputs import OnnxLayers
+        return OnnxLayers(options, ir_inputs, feed)

@@ -74,6 +74,32 @@ def needs_functionalising(program) -> bool:
     return False
 
 
+def op_kind(target) -> str:
+    """The operation the target of an FX ``call_function`` node stands for, as the decoder names
+    it (``aten::gelu``, ``aten::add`` for Python's ``+`` on sizes, ``python::name`` otherwise)."""
+    import torch
+    if isinstance(target, torch._ops.OpOverload):
+        return target._schema.name
+    if target in _PYTHON_OPS:
+        return _PYTHON_OPS[target][0]
+    name = getattr(target, "__name__", str(target))
+    return _SYM_OPS[name][0] if name in _SYM_OPS else f"python::{name}"
+
+
+def functionalised(program):
+    """The program the decoder reads: functionalised when it writes into tensors (see
+    ``needs_functionalising``), as it is otherwise or when it cannot be."""
+    try:
+        if needs_functionalising(program):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return program.run_decompositions({})
+    except Exception as e:   # a program that cannot be functionalised is decoded as it is
+        log.warning("Could not functionalise the exported program (%s: %s); in-place writes into views "
+                    "may be missed.", type(e).__name__, e)
+    return program
+
+
 def source_of(node) -> str | None:
     """'file.py:line' of the innermost frame outside torch in the node's stack trace."""
     trace = node.meta.get("stack_trace") or ""
@@ -109,15 +135,7 @@ class ExportedProgramDecoder:
         self.program = program
 
     def decode(self) -> None:
-        program = self.program
-        try:
-            if needs_functionalising(program):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    program = program.run_decompositions({})
-        except Exception as e:   # a program that cannot be functionalised is decoded as it is
-            log.warning("Could not functionalise the exported program (%s: %s); in-place writes into views "
-                        "may be missed.", type(e).__name__, e)
+        program = functionalised(self.program)
         signature = program.graph_signature
         lifted = {**signature.inputs_to_parameters, **signature.inputs_to_buffers,
                   **signature.inputs_to_lifted_tensor_constants}

@@ -86,3 +86,7 @@ class PyTorchLoader(Loader):
         graph.graph["pytorch_capture"] = captured.kind
         log.info("PyTorch model decoded from its %s graph: %d nodes", captured.kind, graph.number_of_nodes())
         return graph
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        from extensions.load.pytorch.layer_outputs import pytorch_layers
+        return pytorch_layers(options, ir_inputs, feed)

@@ -120,13 +120,7 @@ class TorchScriptDecoder:
 
     def decode(self) -> None:
         import torch
-        method = _forward_method(self.module)
-        try:
-            graph = (method.graph if method is not None else self.module.graph).copy()
-        except RuntimeError as e:    # a module whose code defines no forward (a corrupt or edited archive)
-            raise InputModelError(f"The TorchScript module has no forward method to convert ({e}): the archive is "
-                                  f"corrupt or was not saved from a module with forward.") from e
-        torch._C._jit_pass_inline(graph)
+        method, graph = forward_graph(self.module)
         inputs = list(graph.inputs())
         if inputs and not isinstance(inputs[0].type(), torch._C.TensorType) and method is not None:
             self.b.env[inputs[0].unique()] = self.module
@@ -704,6 +698,20 @@ class _BodyEnv(dict):
     def is_entered(self, value) -> bool:
         """Whether ``value`` is (a copy of) a list or dict of the enclosing code."""
         return id(value) in self._entered
+
+
+def forward_graph(module):
+    """(the forward method or None, a copy of its graph with every call inlined): the graph the
+    decoder reads."""
+    import torch
+    method = _forward_method(module)
+    try:
+        graph = (method.graph if method is not None else module.graph).copy()
+    except RuntimeError as e:    # a module whose code defines no forward (a corrupt or edited archive)
+        raise InputModelError(f"The TorchScript module has no forward method to convert ({e}): the archive is "
+                              f"corrupt or was not saved from a module with forward.") from e
+    torch._C._jit_pass_inline(graph)
+    return method, graph
 
 
 def _forward_method(module):

@@ -38,3 +38,7 @@ class TfLoader(Loader):
         graph.graph["model_name"] = model.name
         return graph
 
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        from extensions.load.tf.layer_outputs import TfLayers
+        return TfLayers(options, ir_inputs, feed)
