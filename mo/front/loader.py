@@ -1,6 +1,7 @@
 """Loader base class: reads a model of one framework into an op-form Graph."""
 from __future__ import annotations
 
+from mo.errors import OptionError
 from mo.graph.graph import Graph
 
 
@@ -29,3 +30,10 @@ class Loader:
 
     def load(self, options) -> Graph:
         raise NotImplementedError
+
+    def source_model(self, options):
+        """The model as its own framework runs it, for ``--validate`` (``mo/runtime/frameworks.py``
+        runs it on the IR's inputs): what that is depends on the framework (TensorFlow: the
+        frozen graph read with TensorFlow; PyTorch: the module). A loader that does not give one
+        cannot be validated."""
+        raise OptionError(f"--validate cannot run the models {type(self).__name__} reads in their framework.")

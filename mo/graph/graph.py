@@ -390,3 +390,12 @@ class Graph(nx.MultiDiGraph):
             if d.get("kind") == "op" and n in self._node:
                 yield Node(self, n)
 
+
+def all_graphs(graph):
+    """``graph`` and every body graph nested in it, outermost first."""
+    yield graph
+    if not graph.may_have_bodies():
+        return
+    for bodies in [d["bodies"] for d in graph._node.values() if d.get("bodies") and d.get("kind") == "op"]:
+        for body in bodies.values():
+            yield from all_graphs(body)

@@ -11,12 +11,24 @@ Tensor names (the source framework's names of an output) live on the producing o
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from mo.graph.node import Node
+
+class PortOwner(Protocol):
+    """What a port needs of its node. ``mo.graph.node.Node`` is the one implementation; it
+    makes its ports from this module, which therefore does not import it back."""
+
+    graph: Any
+    id: str
+    attrs: dict
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def in_port(self, idx: int) -> "Port": ...
+
+    def out_port(self, idx: int) -> "Port": ...
 
 
 class PortData:
@@ -101,7 +113,7 @@ class Port:
 
     __slots__ = ("node", "idx", "type")
 
-    def __init__(self, node: "Node", idx: int, type_: str):
+    def __init__(self, node: PortOwner, idx: int, type_: str):
         self.node = node
         self.idx = idx
         self.type = type_
@@ -206,7 +218,7 @@ class Connection:
             port.connect(d)
         self.source = port
 
-    def insert_node(self, node: "Node", in_idx: int = 0, out_idx: int = 0) -> None:
+    def insert_node(self, node: PortOwner, in_idx: int = 0, out_idx: int = 0) -> None:
         """Put ``node`` between the source and all destinations; names move to its output."""
         assert self.source is not None
         dests = list(self.destinations)

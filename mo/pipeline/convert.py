@@ -8,6 +8,7 @@ import time
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
 from mo.front.cut import apply_cut
+from mo.graph.graph import all_graphs
 from mo.model import IRModel, IRPaths
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
@@ -47,16 +48,6 @@ def load(registry: Registry, framework: str, context: ConversionContext):
         raise MissingPackageError(
             f"Converting this model needs the Python package '{module}', which is not installed: "
             f"pip install {package} (or, in this project, pip install -e \".[{extra}]\").") from e
-
-
-def all_graphs(graph):
-    """``graph`` and every body graph nested in it, outermost first."""
-    yield graph
-    if not graph.may_have_bodies():
-        return
-    for bodies in [d["bodies"] for d in graph._node.values() if d.get("bodies") and d.get("kind") == "op"]:
-        for body in bodies.values():
-            yield from all_graphs(body)
 
 
 def _op_count(graph) -> tuple[set, int]:

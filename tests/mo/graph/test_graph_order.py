@@ -5,7 +5,7 @@ import pytest
 
 from mo.errors import GraphError
 from mo.graph.graph import Graph
-from mo.pipeline.convert import all_graphs
+from mo.graph.graph import all_graphs
 from tests.utils.graphs import new_graph
 
 

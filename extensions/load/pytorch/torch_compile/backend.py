@@ -89,11 +89,11 @@ def unsupported_reason(node) -> str | None:
     if isinstance(node.target, torch._ops.OpOverload):
         name = aten_name(node.target)
     else:   # Python arithmetic on symbolic sizes, decoded as the ATen operation it stands for
-        from extensions.load.pytorch.exported import _PYTHON_OPS, _SYM_OPS
-        python_op = _PYTHON_OPS.get(node.target) or _SYM_OPS.get(getattr(node.target, "__name__", None))
-        if python_op is None:
+        from extensions.load.pytorch.exported import python_op
+        aten = python_op(node.target)
+        if aten is None:
             return f"'{getattr(node.target, '__name__', node.target)}' is not an ATen operator"
-        name = python_op[0]
+        name = aten[0]
     if registry().translator("pytorch", name) is None:
         return f"mo has no translator for {name}"
     val = node.meta.get("val")
@@ -290,7 +290,7 @@ def compile_aten(aten_gm, frozen: dict, opts: BackendOptions):
                 sub_frozen[ph.name] = frozen[arg.name]
         part = convert_part(sub, sub_frozen, call.target, opts)
         if part is not None:
-            setattr(fused, call.target, part)
+            part.install(sub)
     fused.recompile()
     return fused
 
@@ -301,7 +301,7 @@ def _describe(node) -> str:
 
 def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
     """The OpenVINO module replacing submodule ``sub``, or None when it stays in PyTorch."""
-    from mo.torch_backend.runtime import OpenVINOPart
+    from extensions.load.pytorch.torch_compile.runtime import OpenVINOPart
     ops = Counter(_describe(n) for n in sub.graph.nodes if n.op == "call_function")
     started = time.perf_counter()
     try:
@@ -341,7 +341,7 @@ def convert_to(sub, frozen: dict, folder: str | None, opts: BackendOptions):
 def part_key(sub, frozen: dict, opts: BackendOptions) -> str:
     """A digest of the submodule's code, the signature of its inputs and its frozen weights and
     constants."""
-    from extensions.load.pytorch.exported import _attribute
+    from extensions.load.pytorch.exported import module_attribute
     from mo.version import VERSION
     digest = hashlib.sha256(f"mo {VERSION} fp16={opts.compress_to_fp16}\n{sub.code}".encode())
     for node in sub.graph.nodes:
@@ -351,7 +351,7 @@ def part_key(sub, frozen: dict, opts: BackendOptions) -> str:
                           f"{node.name in frozen}\n".encode())
             _hash_tensor(digest, frozen.get(node.name))
         elif node.op == "get_attr":
-            _hash_tensor(digest, _attribute(sub, node.target))
+            _hash_tensor(digest, module_attribute(sub, node.target))
     return digest.hexdigest()[:32]
 
 
@@ -366,6 +366,6 @@ def _hash_tensor(digest, tensor) -> None:
 
 
 def _signature(val) -> str:
-    from extensions.load.pytorch.exported import _shape_of
-    shape = _shape_of(val)
+    from extensions.load.pytorch.exported import shape_of
+    shape = shape_of(val)
     return "scalar" if shape is None else str(shape)
