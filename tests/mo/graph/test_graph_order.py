@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from mo.errors import GraphError
-from mo.graph.graph import Graph
-from mo.graph.graph import all_graphs
+from mo.graph.graph import Graph, all_graphs
 from tests.utils.graphs import new_graph
 
 

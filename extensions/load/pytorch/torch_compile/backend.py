@@ -115,6 +115,8 @@ def decompositions() -> dict:
 def compile_graph(gm, example_inputs, options: dict | None):
     opts = BackendOptions.parse(options)
     real_inputs = list(example_inputs)
+    if not opts.inference_precision and "INFERENCE_PRECISION_HINT" not in opts.config:
+        opts.inference_precision = model_precision(real_inputs)
     started = time.perf_counter()
     lowered = None if _needs_autograd(real_inputs) else lower_for_inference(gm)
     if lowered is not None:
@@ -123,6 +125,23 @@ def compile_graph(gm, example_inputs, options: dict | None):
                  time.perf_counter() - started)
         return _compile_real(aten_gm, real_inputs, static, opts).forward
     return lower_with_aot_autograd(gm, real_inputs, opts, started)
+
+
+# torch float types -> OpenVINO inference precisions
+_PRECISIONS = {"torch.float32": "f32", "torch.bfloat16": "bf16", "torch.float16": "f16"}
+
+
+def model_precision(inputs: list) -> str:
+    """The inference precision of the model's own computation, so that the OpenVINO parts
+    compute as eager PyTorch does (as inductor's code does), not in the CPU plugin's default
+    (bf16 where the CPU has it): the CPU autocast type when the graph is compiled under
+    ``torch.autocast("cpu", ...)``, bf16 (f16) when every floating input and weight of the
+    graph has that type, else f32."""
+    import torch
+    if torch.is_autocast_enabled("cpu"):
+        return _PRECISIONS.get(str(torch.get_autocast_dtype("cpu")), "f32")
+    floats = {str(x.dtype) for x in inputs if isinstance(x, torch.Tensor) and x.is_floating_point()}
+    return _PRECISIONS[floats.pop()] if len(floats) == 1 and floats <= set(_PRECISIONS) else "f32"
 
 
 def _needs_autograd(inputs: list) -> bool:
@@ -323,8 +342,9 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
         what = "mo cannot convert it" if isinstance(e, ConversionError) else f"{type(e).__name__}"
         log.warning("mo: %s stays in PyTorch: %s (%s)", name, what, e)
         return None
-    log.info("mo: %s converted and compiled for %s in %.2f s: %s", name, opts.device,
-             time.perf_counter() - started, ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())))
+    log.info("mo: %s converted and compiled for %s (inference precision %s) in %.2f s: %s", name, opts.device,
+             part.compiled.get_property("INFERENCE_PRECISION_HINT").to_string(), time.perf_counter() - started,
+             ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())))
     return part
 
 

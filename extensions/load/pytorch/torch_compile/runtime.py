@@ -52,8 +52,9 @@ class OpenVINOPart:
         self.outputs = []
         for i, out in enumerate(outs):
             val = out.meta.get("val") if hasattr(out, "meta") else None
-            self.outputs.append((self.compiled.output(output_name(i)), getattr(val, "dtype", None),
-                                 isinstance(val, torch.SymInt)))
+            port = self.compiled.output(output_name(i))
+            self.outputs.append((port, getattr(val, "dtype", None), isinstance(val, torch.SymInt),
+                                 port.get_element_type() == import_openvino().Type.bf16))
         self.stale = False
 
     def install(self, sub) -> None:
@@ -72,17 +73,22 @@ class OpenVINOPart:
         feed = {}
         for i, port in self.inputs:
             value = args[i]
-            if isinstance(value, torch.Tensor):
+            if isinstance(value, torch.Tensor) and value.dtype == torch.bfloat16:   # numpy has no bf16: its bits
+                bits = value.detach().contiguous().view(torch.int16).numpy()
+                feed[port] = import_openvino().Tensor(bits, list(bits.shape), import_openvino().Type.bf16)
+            elif isinstance(value, torch.Tensor):
                 feed[port] = value.detach().contiguous().numpy()
             else:
                 feed[port] = np.array(int(value), dtype=np.int64)
         results = self.request.infer(feed, share_inputs=True, share_outputs=False)
         outputs = []
-        for port, dtype, symbolic in self.outputs:
+        for port, dtype, symbolic, bf16 in self.outputs:
             array = results[port]
             if symbolic:
                 outputs.append(int(array))
                 continue
-            tensor = torch.from_numpy(np.asarray(array))
+            # a bf16 output comes as its bits (in a float16 array)
+            tensor = torch.from_numpy(np.asarray(array).view(np.int16)).view(torch.bfloat16) if bf16 else \
+                torch.from_numpy(np.asarray(array))
             outputs.append(tensor if dtype is None or tensor.dtype == dtype else tensor.to(dtype))
         return outputs[0] if self.single else tuple(outputs)
