@@ -84,6 +84,7 @@ class IRGraphWriter:
 
     def __init__(self, bin_writer: BinWriter):
         self.bin = bin_writer
+        self._dims: dict[tuple, str] = {}      # (indent, shape) -> the <dim> lines of a port
 
     def layer_ids(self, graph) -> dict[str, int]:
         """Node id -> layer id, as ``write`` numbers the layers."""
@@ -152,8 +153,8 @@ class IRGraphWriter:
 
     def _port(self, out: list[str], indent: str, port_id: int, data_attrs: dict | None,
               names: list[str] | None = None, rt_info: dict | None = None) -> None:
-        dtype = (data_attrs or {}).get("dtype")
-        shape = (data_attrs or {}).get("shape")
+        dtype = data_attrs.get("dtype") if data_attrs else None
+        shape = data_attrs.get("shape") if data_attrs else None
         attrs = f'id="{port_id}"'
         if dtype is not None:
             attrs += f' precision="{precision(dtype)}"'
@@ -163,39 +164,43 @@ class IRGraphWriter:
             out.append(f"{indent}<port {attrs} />\n")
             return
         out.append(f"{indent}<port {attrs}>\n")
-        for d in shape or ():
-            out.append(f"{indent}\t<dim>{int(d)}</dim>\n")
+        if shape:
+            key = (indent, tuple(shape))
+            dims = self._dims.get(key)
+            if dims is None:
+                dims = self._dims[key] = "".join(f"{indent}\t<dim>{int(d)}</dim>\n" for d in shape)
+            out.append(dims)
         self._rt_info(rt_info, out, indent + "\t")
         out.append(f"{indent}</port>\n")
 
     def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> int:
         graph = node.graph
-        op_class = node.op_class
-        if op_class.type is None or node.get("type") is None:
-            raise GraphError(f"node '{node.name}' has internal op '{node.op}' that no transform "
+        attrs = graph._node[node.id]      # read directly: this runs once per layer of the IR
+        op = attrs.get("op")
+        op_class = graph.registry.op(op)
+        if op_class.type is None or attrs.get("type") is None:
+            raise GraphError(f"node '{node.name}' has internal op '{op}' that no transform "
                              f"converted to an OpenVINO operation")
-        name = self._unique_name(node.name, names)
-        if node.op == "Const":
-            data = self._const_data(node)
-        else:
-            data = op_class.ir_data(node)
-        out.append(f'{indent}<layer id="{layer_id}" name="{xml_escape(name)}" type="{node.type}" '
-                   f'version="{node.get("version", op_class.version)}">\n')
+        name = self._unique_name(attrs.get("name", node.id), names)
+        data = self._const_data(node) if op == "Const" else op_class.ir_data(node)
+        out.append(f'{indent}<layer id="{layer_id}" name="{xml_escape(name)}" type="{attrs["type"]}" '
+                   f'version="{attrs.get("version", op_class.version)}">\n')
         if data:
-            attrs = " ".join(f'{k}="{xml_escape(format_value(v))}"' for k, v in data.items())
-            out.append(f"{indent}\t<data {attrs} />\n")
-        self._rt_info(node.get("rt_info"), out, indent + "\t")
-        n_inputs = self.input_count(node)
-        if n_inputs:
+            fields = " ".join(f'{k}="{xml_escape(format_value(v))}"' for k, v in data.items())
+            out.append(f"{indent}\t<data {fields} />\n")
+        self._rt_info(attrs.get("rt_info"), out, indent + "\t")
+        inputs = self.input_data_ids(node)
+        if inputs:
             out.append(f"{indent}\t<input>\n")
-            for i in range(n_inputs):
-                self._port(out, indent + "\t\t", i, graph._node[graph.input_data(node.id, i)])
+            for i, data_id in enumerate(inputs):
+                self._port(out, indent + "\t\t", i, graph._node[data_id])
             out.append(f"{indent}\t</input>\n")
-        n_outputs = op_class.outputs_count(node) if node.op != "Result" else 0
+        n_inputs = len(inputs)
+        n_outputs = op_class.outputs_count(node) if op != "Result" else 0
         if n_outputs:
             out.append(f"{indent}\t<output>\n")
-            tensor_names = node.get("tensor_names") or {}
-            port_rt_info = node.get("out_rt_info") or {}
+            tensor_names = attrs.get("tensor_names") or {}
+            port_rt_info = attrs.get("out_rt_info") or {}
             for i in range(n_outputs):
                 data_id = graph.output_data(node.id, i)
                 self._port(out, indent + "\t\t", n_inputs + i,
@@ -207,6 +212,16 @@ class IRGraphWriter:
             body(node, self, out, indent + "\t")
         out.append(f"{indent}</layer>\n")
         return n_inputs
+
+    @classmethod
+    def input_data_ids(cls, node) -> list[str]:
+        """The data nodes of a layer's inputs, by port (every port up to the last connected one
+        must be connected)."""
+        edges = [(d["in"], src) for src, keys in node.graph._pred[node.id].items() for d in keys.values()]
+        by_port = dict(edges)
+        if len(by_port) != len(edges) or (by_port and max(by_port) + 1 != len(by_port)):
+            cls.input_count(node)     # names the unconnected ports
+        return [by_port[i] for i in range(len(by_port))]
 
     def _const_data(self, node) -> dict:
         value = node.value

@@ -37,6 +37,9 @@ class Graph(nx.MultiDiGraph):
         self._seq = 0
         # (op, node id) each time a node enters the op index, in order: what a pass created
         self._indexed: list[tuple[str, str]] = []
+        # bumped by every change of nodes or edges; topological_ops reuses its order while unchanged
+        self._version = 0
+        self._topological: tuple[int, list] | None = None
         self.data_form = False
         super().__init__(incoming_graph_data, **attr)
         if context is not None:
@@ -65,6 +68,7 @@ class Graph(nx.MultiDiGraph):
 
     # ----------------------------------------------------------------- node index
     def add_node(self, node_for_adding, **attr):
+        self._version += 1
         before = None
         if node_for_adding not in self._node:
             self._seq += 1
@@ -90,6 +94,7 @@ class Graph(nx.MultiDiGraph):
 
     def remove_node(self, n):
         """Remove a node; in data form an op's unused output data nodes go with it."""
+        self._version += 1
         attrs = self._node[n]
         op = attrs.get("op")
         if op is not None:
@@ -100,6 +105,14 @@ class Graph(nx.MultiDiGraph):
         for d in outputs:
             if d in self._node and self._node[d].get("kind") == "data" and self.out_degree(d) == 0:
                 super().remove_node(d)
+
+    def add_edge(self, u_for_edge, v_for_edge, key=None, **attr):
+        self._version += 1
+        return super().add_edge(u_for_edge, v_for_edge, key, **attr)
+
+    def remove_edge(self, u, v, key=None):
+        self._version += 1
+        super().remove_edge(u, v, key)
 
     def remove_nodes_from(self, nodes):
         for n in list(nodes):
@@ -269,20 +282,30 @@ class Graph(nx.MultiDiGraph):
     def topological_ops(self) -> list["Node"]:
         """Op nodes in a deterministic topological order: of the nodes whose inputs are all
         placed, the one created first (smallest ``_seq``) comes next (what networkx's
-        lexicographical_topological_sort gives, several times faster). A cycle is a GraphError."""
+        lexicographical_topological_sort gives, several times faster). A cycle is a GraphError.
+        Passes that change nothing in between get the order computed before."""
+        if self._topological is not None and self._topological[0] == self._version:
+            return list(self._topological[1])
         nodes = self._node
         succ = self._succ
         waiting: dict[str, list[int]] = {}      # node -> [input edges not placed yet, index]
-        ready = []
+        sources = []                             # nodes without inputs (Consts, Parameters): ready at once
         for index, (n, preds) in enumerate(self._pred.items()):   # _pred is in _node's order
             if preds:
                 waiting[n] = [sum(map(len, preds.values())), index]
             else:
-                ready.append((nodes[n]["_seq"], index, n))
-        heapq.heapify(ready)
+                sources.append((nodes[n]["_seq"], index, n))
+        # The next node is the smallest of the sorted sources and of the heap of nodes that
+        # became ready: the same order as one heap of everything, with a heap a fraction the
+        # size (most ready nodes of a large graph are its constants).
+        sources.sort(reverse=True)
+        ready: list = []
         order = []
-        while ready:
-            n = heapq.heappop(ready)[2]
+        while ready or sources:
+            if sources and (not ready or sources[-1] < ready[0]):
+                n = sources.pop()[2]
+            else:
+                n = heapq.heappop(ready)[2]
             if nodes[n].get("kind") == "op":
                 order.append(n)
             for child, keys in succ[n].items():
@@ -295,7 +318,9 @@ class Graph(nx.MultiDiGraph):
             cycle = nx.find_cycle(self)
             names = [self._node[e[0]].get("name", e[0]) for e in cycle if self._node[e[0]].get("kind") == "op"]
             raise GraphError(f"The graph has a cycle through: {' -> '.join(names[:10])}")
-        return [Node(self, n) for n in order]
+        result = [Node(self, n) for n in order]
+        self._topological = (self._version, result)
+        return list(result)
 
     def lint(self) -> None:
         """Check structural consistency; raise GraphError on the first problem found."""
@@ -368,7 +393,7 @@ class Graph(nx.MultiDiGraph):
 
     def remove_dead_nodes(self, keep: Iterable[str] = ()) -> int:
         """Remove op nodes whose outputs do not reach a Result (or a node in ``keep``)."""
-        roots = set(keep) | {n for n, d in self._node.items() if d.get("op") in ("Result", "Assign", "Sink")}
+        roots = set(keep).union(*(self._by_op.get(op, ()) for op in ("Result", "Assign", "Sink")))
         alive = set(roots)
         stack = list(roots)
         pred, succ, nodes = self._pred, self._succ, self._node

@@ -121,12 +121,12 @@ class Op:
 
     @classmethod
     def infer(cls, node: Node) -> None:
-        ports = sorted(node.in_ports())
+        ports = node.graph.in_indices(node.id)
         values = [node.in_port(i).data.get_value() for i in ports]
         if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
                 and cls.has_evaluate() and not cls._too_big_to_fold(node):
-            results = cls.evaluate_outputs(node, [node.in_value(i) if i in ports else None
-                                                  for i in range(max(ports) + 1)])
+            by_port = dict(zip(ports, values))
+            results = cls.evaluate_outputs(node, [by_port.get(i) for i in range(max(ports) + 1)])
             for i, value in enumerate(results):
                 node.out_port(i).data.set_value(value)
             return
@@ -179,4 +179,5 @@ class Op:
     @classmethod
     def ir_data(cls, node: Node) -> dict[str, Any]:
         """Attributes written to the layer's ``<data>`` element, in order."""
-        return {k: node.get(k) for k in cls.ir_attrs if node.get(k) is not None}
+        attrs = node.attrs
+        return {k: attrs[k] for k in cls.ir_attrs if attrs.get(k) is not None}
