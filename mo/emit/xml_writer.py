@@ -71,11 +71,12 @@ def format_partial_shape(shape: tuple | None, bounds: dict | None = None) -> str
 def ordered_ops(graph) -> list:
     """Layer order: Parameters in creation order, then the other ops topologically, then Results
     in creation order, so the runtime sees inputs and outputs in the source model's order."""
-    order = graph.topological_ops()
-    params = [n for n in order if n.op == "Parameter"]
-    results = [n for n in order if n.op == "Result"]
-    middle = [n for n in order if n.op not in ("Parameter", "Result")]
-    key = lambda n: n["_seq"]  # noqa: E731
+    params, middle, results = [], [], []
+    nodes = graph._node
+    for n in graph.topological_ops():
+        op = nodes[n.id].get("op")
+        (params if op == "Parameter" else results if op == "Result" else middle).append(n)
+    key = lambda n: nodes[n.id]["_seq"]  # noqa: E731
     return sorted(params, key=key) + middle + sorted(results, key=key)
 
 
@@ -98,14 +99,20 @@ class IRGraphWriter:
         out.append(f"{indent}<layers>\n")
         edges: list[tuple[int, int, int, int]] = []
         inputs_of: dict[str, int] = {}     # input count of each layer written (output port ids follow)
+        pred = graph._pred
         for node in order:
-            n_inputs = inputs_of[node.id] = self._write_layer(node, ids[node.id], out, indent + "\t", names)
-            for i in range(n_inputs):
-                src = graph.producer(node.id, i)
-                src_inputs = inputs_of.get(src[0])
+            inputs = self._write_layer(node, ids[node.id], out, indent + "\t", names)
+            inputs_of[node.id] = len(inputs)
+            for i, data_id in enumerate(inputs):
+                producer = next(iter(pred[data_id].items()), None)     # the data node's one producer
+                if producer is None:
+                    raise GraphError(f"input {i} of node '{node.name}' ({node.op}) has no producer")
+                src, keys = producer
+                src_out = next(iter(keys.values()))["out"]
+                src_inputs = inputs_of.get(src)
                 if src_inputs is None:
-                    src_inputs = self.input_count(graph.node(src[0]))
-                edges.append((ids[src[0]], src_inputs + src[1], ids[node.id], i))
+                    src_inputs = self.input_count(graph.node(src))
+                edges.append((ids[src], src_inputs + src_out, ids[node.id], i))
         out.append(f"{indent}</layers>\n{indent}<edges>\n")
         for e in sorted(edges, key=lambda e: (e[2], e[3])):
             out.append(f'{indent}\t<edge from-layer="{e[0]}" from-port="{e[1]}" '
@@ -173,7 +180,8 @@ class IRGraphWriter:
         self._rt_info(rt_info, out, indent + "\t")
         out.append(f"{indent}</port>\n")
 
-    def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> int:
+    def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> list[str]:
+        """Append the layer; returns the data nodes of its inputs, by port."""
         graph = node.graph
         attrs = graph._node[node.id]      # read directly: this runs once per layer of the IR
         op = attrs.get("op")
@@ -211,7 +219,7 @@ class IRGraphWriter:
         if body is not None:
             body(node, self, out, indent + "\t")
         out.append(f"{indent}</layer>\n")
-        return n_inputs
+        return inputs
 
     @classmethod
     def input_data_ids(cls, node) -> list[str]:

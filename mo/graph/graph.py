@@ -67,23 +67,38 @@ class Graph(nx.MultiDiGraph):
         return self.context.framework
 
     # ----------------------------------------------------------------- node index
-    def add_node(self, node_for_adding, **attr):
+    # add_node, remove_node, add_edge and remove_edge keep networkx's dicts (``_node``, ``_succ``,
+    # ``_pred``: the same entries in the same order as networkx's own methods make them), written
+    # directly: every conversion calls them a few hundred thousand times.
+    def _changed(self) -> None:
         self._version += 1
-        before = None
-        if node_for_adding not in self._node:
+        cache = self.__networkx_cache__
+        if cache:
+            cache.clear()
+
+    def add_node(self, node_for_adding, **attr):
+        self._changed()
+        n = node_for_adding
+        if n not in self._node:
+            if n is None:
+                raise ValueError("None cannot be a node")
             self._seq += 1
             attr.setdefault("_seq", self._seq)
+            self._succ[n] = {}
+            self._pred[n] = {}
+            self._node[n] = attrs = attr        # this call's own dict
+            before = None
         else:
-            before = self._node[node_for_adding].get("op")
-        super().add_node(node_for_adding, **attr)
-        attrs = self._node[node_for_adding]
+            attrs = self._node[n]
+            before = attrs.get("op")
+            attrs.update(attr)
         op = attrs.get("op")
         if op is not None:
-            self._by_op[op].add(node_for_adding)
+            self._by_op[op].add(n)
             if op != before:
-                self._indexed.append((op, node_for_adding))
+                self._indexed.append((op, n))
         if attrs.get("bodies"):
-            self._with_bodies.add(node_for_adding)
+            self._with_bodies.add(n)
 
     def add_nodes_from(self, nodes_for_adding, **attr):
         for n in nodes_for_adding:
@@ -94,25 +109,65 @@ class Graph(nx.MultiDiGraph):
 
     def remove_node(self, n):
         """Remove a node; in data form an op's unused output data nodes go with it."""
-        self._version += 1
-        attrs = self._node[n]
+        self._changed()
+        try:
+            attrs = self._node[n]
+        except KeyError:
+            raise nx.NetworkXError(f"The node {n} is not in the digraph.") from None
         op = attrs.get("op")
         if op is not None:
             self._by_op[op].discard(n)
         self._with_bodies.discard(n)
-        outputs = list(self.successors(n)) if self.data_form and attrs.get("kind") == "op" else []
-        super().remove_node(n)
+        outputs = list(self._succ[n]) if self.data_form and attrs.get("kind") == "op" else []
+        self._drop(n)
         for d in outputs:
-            if d in self._node and self._node[d].get("kind") == "data" and self.out_degree(d) == 0:
-                super().remove_node(d)
+            if d in self._node and self._node[d].get("kind") == "data" and not self._succ[d]:
+                self._drop(d)
+
+    def _drop(self, n) -> None:
+        """The node and its edges out of networkx's dicts."""
+        succ, pred = self._succ, self._pred
+        del self._node[n]
+        for u in succ[n]:
+            del pred[u][n]
+        del succ[n]
+        for u in pred[n]:
+            del succ[u][n]
+        del pred[n]
 
     def add_edge(self, u_for_edge, v_for_edge, key=None, **attr):
-        self._version += 1
-        return super().add_edge(u_for_edge, v_for_edge, key, **attr)
+        u, v = u_for_edge, v_for_edge
+        if u not in self._succ or v not in self._succ:      # networkx adds the missing node
+            self._changed()
+            return super().add_edge(u, v, key, **attr)
+        self._changed()
+        keys = self._succ[u].get(v)
+        if keys is None:
+            keys = self._succ[u][v] = self._pred[v][u] = {}
+        if key is None:
+            key = len(keys)
+            while key in keys:
+                key += 1
+        data = keys.get(key)
+        if data is None:
+            keys[key] = attr
+        else:
+            data.update(attr)
+        return key
 
     def remove_edge(self, u, v, key=None):
-        self._version += 1
-        super().remove_edge(u, v, key)
+        self._changed()
+        try:
+            keys = self._succ[u][v]
+            if key is None:
+                keys.popitem()
+            else:
+                del keys[key]
+        except KeyError:
+            raise nx.NetworkXError(f"The edge {u}-{v} with key {key} is not in the graph.") from None
+        if not keys:
+            del self._succ[u][v]
+            del self._pred[v][u]
 
     def remove_nodes_from(self, nodes):
         for n in list(nodes):
@@ -271,11 +326,13 @@ class Graph(nx.MultiDiGraph):
         """Insert one data node per used output port (op -> data -> op)."""
         if self.data_form:
             return
-        edges = list(self.edges(keys=True, data=True))
-        for src, dst, key, _ in edges:
-            self.remove_edge(src, dst, key)
+        edges = [(src, dst, d) for src, nbrs in self._succ.items() for dst, keys in nbrs.items() for d in keys.values()]
+        for adjacency in (self._succ, self._pred):      # every edge goes (each node keeps its dicts)
+            for nbrs in adjacency.values():
+                nbrs.clear()
+        self._version += 1
         self.data_form = True
-        for src, dst, key, d in edges:
+        for src, dst, d in edges:
             data_id = self.output_data(src, d["out"], create=True)
             self.add_edge(data_id, dst, **{"in": d["in"]})
 
@@ -403,12 +460,25 @@ class Graph(nx.MultiDiGraph):
                 if p not in alive:
                     alive.add(p)
                     stack.append(p)
-        for n in list(alive):
-            if nodes[n].get("kind") == "op":
-                alive.update(s for s in succ[n] if nodes[s].get("kind") == "data")
-        dead = [n for n in self._node if n not in alive]
+        if self.data_form:      # an op's outputs (all its successors) live with it
+            for n in [n for n in alive if nodes[n].get("kind") == "op"]:
+                alive.update(succ[n])
+        if len(alive) == len(nodes):
+            return 0
+        dead = [n for n in nodes if n not in alive]
         self.remove_nodes_from(dead)
         return len(dead)
+
+    def output_values_known(self, node_id: str) -> bool:
+        """Whether the op has output data nodes and each holds a value (data form): a quick
+        test before looking at its ports."""
+        succ, nodes = self._succ[node_id], self._node
+        return bool(succ) and all(nodes[d].get("value") is not None for d in succ)
+
+    def remove_orphan_data(self) -> None:
+        """Remove the data nodes that have no producer (left by removed ops)."""
+        pred = self._pred
+        self.remove_nodes_from([n for n, d in self._node.items() if d.get("kind") == "data" and not pred[n]])
 
     def ops_iter(self) -> Iterator["Node"]:
         for n, d in list(self._node.items()):
