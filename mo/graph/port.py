@@ -42,13 +42,11 @@ class PortData:
     def _data_attrs(self, create: bool = False) -> dict | None:
         port = self.port
         graph = port.node.graph
+        if not graph.data_form:
+            return None
         if port.type == "out":
-            if not graph.data_form:
-                return None
             data_id = graph.output_data(port.node.id, port.idx, create=create)
         else:
-            if not graph.data_form:
-                return None
             data_id = graph.input_data(port.node.id, port.idx)
         return None if data_id is None else graph._node[data_id]
 
@@ -102,7 +100,7 @@ class PortData:
     def set_value(self, value: np.ndarray | None) -> None:
         self._set("value", value)
         if value is not None:
-            self._set("shape", tuple(int(d) for d in np.shape(value)))
+            self._set("shape", tuple(map(int, np.shape(value))))
 
     def set_dtype(self, dtype: str | None) -> None:
         self._set("dtype", dtype)
