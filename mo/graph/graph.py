@@ -313,6 +313,11 @@ class Graph(nx.MultiDiGraph):
         for src, key in found:
             self.remove_edge(src, dst_id, key)
 
+    def input_values(self, node_id: str) -> dict:
+        """Input port -> value of the tensor it reads (None when not known), data form."""
+        nodes = self._node
+        return {d["in"]: nodes[src].get("value") for src, keys in self._pred[node_id].items() for d in keys.values()}
+
     def in_indices(self, node_id: str) -> list[int]:
         """Connected input port numbers of a node, sorted."""
         return sorted([d["in"] for keys in self._pred.get(node_id, _EMPTY).values() for d in keys.values()])

@@ -121,12 +121,10 @@ class Op:
 
     @classmethod
     def infer(cls, node: Node) -> None:
-        ports = node.graph.in_indices(node.id)
-        values = [node.in_port(i).data.get_value() for i in ports]
-        if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
+        by_port = node.graph.input_values(node.id)
+        if cls.foldable and by_port and all(v is not None for v in by_port.values()) and node.get("foldable", True) \
                 and cls.has_evaluate() and not cls._too_big_to_fold(node):
-            by_port = dict(zip(ports, values))
-            results = cls.evaluate_outputs(node, [by_port.get(i) for i in range(max(ports) + 1)])
+            results = cls.evaluate_outputs(node, [by_port.get(i) for i in range(max(by_port) + 1)])
             for i, value in enumerate(results):
                 node.out_port(i).data.set_value(value)
             return

@@ -66,17 +66,21 @@ def _check_sizes(node: Node, op_class) -> list[dict]:
     graph = node.graph
     count = op_class.outputs_count(node)
     datas = [graph._node[graph.output_data(node.id, i)] for i in range(count)]
+    empty = []
     for data in datas:
         shape = data.get("shape")
-        if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:
+        if not shape or min(shape) < 0:      # a scalar, unknown, or with a dynamic dim
+            continue
+        if math.prod(shape) > MAX_ELEMENTS:
             raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)} "
                              f"({math.prod(shape):,} elements), more than any device holds: the model or the "
                              f"input shapes given are wrong.")
-    if node.op in KEEP_EMPTY or not op_class.foldable or not node.get("foldable", True):
+        if 0 in shape:
+            empty.append(data)
+    if not empty or node.op in KEEP_EMPTY or not op_class.foldable or not node.get("foldable", True):
         return datas
-    for data in datas:
-        shape, dtype = data.get("shape"), data.get("dtype")
-        if (data.get("value") is None and shape is not None and 0 in shape and all(d >= 0 for d in shape)
-                and dtype not in (None, "string")):
-            data["value"] = np.zeros(shape, np_dtype(dtype))
+    for data in empty:
+        dtype = data.get("dtype")
+        if data.get("value") is None and dtype not in (None, "string"):
+            data["value"] = np.zeros(data["shape"], np_dtype(dtype))
     return datas
