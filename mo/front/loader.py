@@ -1,6 +1,7 @@
 """Loader base class: reads a model of one framework into an op-form Graph."""
 from __future__ import annotations
 
+from mo.errors import OptionError
 from mo.graph.graph import Graph
 
 
@@ -33,10 +34,16 @@ class Loader:
     def load(self, options) -> Graph:
         raise NotImplementedError
 
+    def source_model(self, options):
+        """The model as its own framework runs it, for ``--validate`` (``mo/runtime/frameworks.py``
+        runs it on the IR's inputs): what that is depends on the framework (TensorFlow: the
+        frozen graph read with TensorFlow; PyTorch: the module). A loader that does not give one
+        cannot be validated."""
+        raise OptionError(f"--validate cannot run the models {type(self).__name__} reads in their framework.")
+
     def source_layers(self, options, ir_inputs: list, feed: list):
         """For ``--validate_layers``: the model in its own framework, ready to run on ``feed``
         (arrays in the order of the IR's inputs ``ir_inputs``, ``TensorInfo``-like: ``name``,
         ``names``), as a ``mo.runtime.layers.SourceLayers``: the tensors its nodes make, in
         topological order, and their values by name. A loader without it cannot compare layers."""
-        from mo.errors import OptionError
         raise OptionError(f"--validate_layers cannot run the models {type(self).__name__} reads in their framework.")

@@ -14,7 +14,7 @@ from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
-from mo.utils.types import np_dtype
+from mo.utils.types import convert_value, np_dtype
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -47,7 +47,6 @@ def convert(b: OpBuilder, port: Port, element_type: str) -> Port:
     if port.data.get_dtype() == element_type:
         return port
     if port.node.op == "Const":
-        from extensions.ops.elementwise import convert_value
         return b.const(convert_value(np.asarray(port.node.value), element_type), element_type=element_type)
     return b.Convert(port, destination_type=element_type)
 

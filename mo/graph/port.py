@@ -14,12 +14,24 @@ with the tensor names; they are not written as names (``--validate_layers`` comp
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from mo.graph.node import Node
+
+class PortOwner(Protocol):
+    """What a port needs of its node. ``mo.graph.node.Node`` is the one implementation; it
+    makes its ports from this module, which therefore does not import it back."""
+
+    graph: Any
+    id: str
+    attrs: dict
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def in_port(self, idx: int) -> "Port": ...
+
+    def out_port(self, idx: int) -> "Port": ...
 
 
 class PortData:
@@ -33,13 +45,11 @@ class PortData:
     def _data_attrs(self, create: bool = False) -> dict | None:
         port = self.port
         graph = port.node.graph
+        if not graph.data_form:
+            return None
         if port.type == "out":
-            if not graph.data_form:
-                return None
             data_id = graph.output_data(port.node.id, port.idx, create=create)
         else:
-            if not graph.data_form:
-                return None
             data_id = graph.input_data(port.node.id, port.idx)
         return None if data_id is None else graph._node[data_id]
 
@@ -93,7 +103,7 @@ class PortData:
     def set_value(self, value: np.ndarray | None) -> None:
         self._set("value", value)
         if value is not None:
-            self._set("shape", tuple(int(d) for d in np.shape(value)))
+            self._set("shape", tuple(map(int, np.shape(value))))
 
     def set_dtype(self, dtype: str | None) -> None:
         self._set("dtype", dtype)
@@ -104,7 +114,7 @@ class Port:
 
     __slots__ = ("node", "idx", "type")
 
-    def __init__(self, node: "Node", idx: int, type_: str):
+    def __init__(self, node: PortOwner, idx: int, type_: str):
         self.node = node
         self.idx = idx
         self.type = type_
@@ -245,7 +255,7 @@ class Connection:
             port.connect(d)
         self.source = port
 
-    def insert_node(self, node: "Node", in_idx: int = 0, out_idx: int = 0) -> None:
+    def insert_node(self, node: PortOwner, in_idx: int = 0, out_idx: int = 0) -> None:
         """Put ``node`` between the source and all destinations; names move to its output."""
         assert self.source is not None
         dests = list(self.destinations)

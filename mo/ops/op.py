@@ -128,12 +128,10 @@ class Op:
 
     @classmethod
     def infer(cls, node: Node) -> None:
-        ports = sorted(node.in_ports())
-        values = [node.in_port(i).data.get_value() for i in ports]
-        if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
+        by_port = node.graph.input_values(node.id)
+        if cls.foldable and by_port and all(v is not None for v in by_port.values()) and node.get("foldable", True) \
                 and cls.has_evaluate() and not cls._too_big_to_fold(node):
-            results = cls.evaluate_outputs(node, [node.in_value(i) if i in ports else None
-                                                  for i in range(max(ports) + 1)])
+            results = cls.evaluate_outputs(node, [by_port.get(i) for i in range(max(by_port) + 1)])
             for i, value in enumerate(results):
                 node.out_port(i).data.set_value(value)
             return
@@ -186,4 +184,5 @@ class Op:
     @classmethod
     def ir_data(cls, node: Node) -> dict[str, Any]:
         """Attributes written to the layer's ``<data>`` element, in order."""
-        return {k: node.get(k) for k in cls.ir_attrs if node.get(k) is not None}
+        attrs = node.attrs
+        return {k: attrs[k] for k in cls.ir_attrs if attrs.get(k) is not None}

@@ -379,7 +379,7 @@ def eager_model(folder: str):
 
 def load_folder(folder: str, options):
     """(Captured, StoredWeights, the model built from config.json) of a checkpoint folder."""
-    from extensions.load.pytorch.capture import capture
+    from extensions.load.pytorch.transformers_decoder import capture_model
     weights = StoredWeights(folder)
     model = build_model(folder)
     bind(model, weights)
@@ -389,7 +389,7 @@ def load_folder(folder: str, options):
         specs = capture_specs(example, specs)
     log.info("Checkpoint folder %s: %s, %d tensors in %d file(s), %.1f MiB", folder, type(model).__name__,
              len(weights.where), len(weights.files), weights.bytes() / 2 ** 20)
-    captured = capture(model, example, specs)
+    captured = capture_model(model, example, specs)
     if captured.kind != "exported":
         raise InputModelError(f"torch.export could not capture {type(model).__name__} of '{folder}' (the model's "
                               f"weights are not loaded to trace it eagerly); run mo with --log_level INFO to see "

@@ -76,15 +76,19 @@ _ENDLESS = 2 ** 63 - 1     # the trip count TorchScript gives a `while` loop
 def source_of(node) -> str | None:
     """'file.py:line' of a TorchScript node: the innermost frame outside torch itself, else the
     location the graph printer shows; None when the archive's debug information is damaged."""
+    damaged = (RuntimeError, UnicodeDecodeError, MemoryError)    # torch reads damaged debug info lazily
     try:
         text = node.sourceRange()
-        printed = str(node).splitlines()[0].split(" # ", 1)
-    except (RuntimeError, UnicodeDecodeError, MemoryError):   # torch reads damaged debug info lazily
+    except damaged:
         return None
     frames = re.findall(r"^(.+?)\((\d+)\): ", text, flags=re.M)
     for path, line in frames:
         if not is_torch_file(path):
             return f"{path}:{line}"
+    try:     # printing the node costs more than its source range: only when that has no answer
+        printed = str(node).splitlines()[0].split(" # ", 1)
+    except damaged:
+        return None
     if len(printed) == 2 and printed[1].strip() not in ("", ":0:0"):
         return printed[1].strip().rsplit(":", 1)[0]
     return f"{frames[0][0]}:{frames[0][1]}" if frames else None
