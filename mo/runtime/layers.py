@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mo.errors import ConversionError
+from mo.runtime.compare import OutputCheck, _first_line, compare_output, tolerance_for
 from mo.runtime.openvino_ir import compile_at
-from mo.runtime.validate import OutputCheck, _first_line, compare_output, tolerance_for
 from mo.utils.shape import shape_str
 
 CHUNK_BYTES = 256 << 20       # values of the IR's tensors one run exposes

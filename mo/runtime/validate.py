@@ -36,16 +36,18 @@ import numpy as np
 from mo.cli.input_spec import parse_input
 from mo.errors import ConversionError, OptionError
 from mo.pipeline.summary import TensorInfo
+from mo.runtime.compare import (  # noqa: F401 (names tests and callers take from here)
+    COMPRESSED_WEIGHTS_TOLERANCE,
+    DEFAULT_TOLERANCE,
+    OutputCheck,
+    _first_line,
+    compare_output,
+    tolerance_for,
+)
 from mo.runtime.frameworks import RUNNERS
 from mo.runtime.openvino_ir import compile_at, read_ir, read_ir_file, run
 from mo.utils.shape import shape_str
 
-DEFAULT_TOLERANCE = 1e-4
-FP16_TOLERANCE = 1e-2
-COMPRESSED_WEIGHTS_TOLERANCE = {"int8": 1e-1, "int4_sym": 5e-1, "int4_asym": 5e-1}
-# --validate_precision: what a tensor computed in bf16 (8 significant bits) or f16 (11) may differ by
-PRECISION_TOLERANCE = {"bf16": 5e-2, "f16": 1e-2}
-PRECISION_BITS = {"bf16": 8, "f16": 11}
 FIRST_DIM_DEFAULT = 1
 OTHER_DIM_DEFAULT = 8
 
@@ -66,11 +68,6 @@ class ValidationFailed(ConversionError):
         if report.layers is not None and not report.layers.passed:
             messages.append(report.layers.failure_message())
         super().__init__(" ".join(messages))
-
-
-class OutputCheck:
-    def __init__(self, name: str, max_abs: float, max_rel: float, passed: bool, note: str = ""):
-        self.name, self.max_abs, self.max_rel, self.passed, self.note = name, max_abs, max_rel, passed, note
 
 
 class ValidationReport:
@@ -100,33 +97,7 @@ class ValidationReport:
         return lines + (self.layers.lines() if self.layers is not None else [])
 
 
-def compare_output(name: str, actual: np.ndarray, expected: np.ndarray, tolerance: float,
-                   floor: float = 1.0) -> OutputCheck:
-    """Compare one output: it passes when the largest absolute difference is at most ``tolerance
-    * max(floor, largest magnitude)`` (integers: when equal)."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if actual.shape != expected.shape:
-        if actual.size == expected.size and actual.size == 1:
-            actual = actual.reshape(expected.shape)
-        else:
-            return OutputCheck(name, float("inf"), float("inf"), False,
-                               f"shape {shape_str(actual.shape)} != {shape_str(expected.shape)}")
-    if actual.size == 0:
-        return OutputCheck(name, 0.0, 0.0, True)
-    exact = expected.dtype.kind in "biuU" and actual.dtype.kind in "biuU"
-    a, e = actual.astype(np.float64), expected.astype(np.float64)
-    nan_a, nan_e = np.isnan(a), np.isnan(e)
-    if not np.array_equal(nan_a, nan_e):
-        return OutputCheck(name, float("nan"), float("nan"), False, "NaN positions differ")
-    finite = ~nan_e & np.isfinite(e) & np.isfinite(a)
-    if not np.array_equal(a[~finite & ~nan_e], e[~finite & ~nan_e]):
-        return OutputCheck(name, float("inf"), float("inf"), False, "infinities differ")
-    diff = np.abs(a[finite] - e[finite])
-    max_abs = float(diff.max()) if diff.size else 0.0
-    scale = float(np.abs(e[finite]).max()) if diff.size else 0.0
-    max_rel = max_abs / scale if scale > 0 else (0.0 if max_abs == 0 else float("inf"))
-    passed = max_abs == 0 if exact else max_abs <= tolerance * max(floor, scale)
-    return OutputCheck(name, max_abs, max_rel, passed, "compared exactly" if exact else "")
+
 
 
 def _wanted_shapes(opts, model_inputs) -> dict:
@@ -248,11 +219,6 @@ def _decoder_feed(ports, given: dict, rng) -> list[np.ndarray] | None:
     return feed
 
 
-def _has_f16_weights(model) -> bool:
-    return any(op.get_type_name() == "Constant" and op.get_output_element_type(0).get_type_name() == "f16"
-               for op in model.get_ordered_ops())
-
-
 def _port_info(port) -> TensorInfo:
     names = sorted(port.get_names())
     name = port.get_any_name() if names else port.get_node().get_friendly_name()
@@ -297,31 +263,6 @@ def undo_preprocessing(opts, framework: str, names: list[str], x: np.ndarray) ->
     if opts.scale is not None:
         x = x / opts.scale
     return np.ascontiguousarray(x.astype(dtype if dtype.kind == "f" else np.float32))
-
-
-def _first_line(e: Exception) -> str:
-    text = str(e).strip()
-    return f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"
-
-
-def tolerance_for(opts, model, precision: str = "f32") -> tuple[float, float, str]:
-    """(tolerance, floor, why) of a comparison at the inference ``precision``: what
-    ``compare_output`` takes, and the reason the report gives."""
-    floor = 1.0         # absolute below 1, except with compressed weights (their tolerance is wide)
-    if opts.validate_tolerance is not None:
-        return float(opts.validate_tolerance), floor, "--validate_tolerance"
-    if getattr(opts, "compress_weights", None):
-        return (COMPRESSED_WEIGHTS_TOLERANCE[opts.compress_weights], 0.0,
-                f"also below 1; weights compressed to {opts.compress_weights}: outputs move by a few percent; a "
-                f"sanity check against a broken decompression, not an accuracy measure")
-    if precision in PRECISION_TOLERANCE:
-        return (PRECISION_TOLERANCE[precision], floor,
-                f"run in {precision}, which keeps {PRECISION_BITS[precision]} significant bits; --validate_precision "
-                f"f32 validates the conversion alone")
-    if _has_f16_weights(model):
-        return FP16_TOLERANCE, floor, ("weights compressed to fp16, which rounds each by up to 4.9e-4 of its value; "
-                                       "--compress_to_fp16=False validates at 1e-4")
-    return DEFAULT_TOLERANCE, floor, "float32 weights"
 
 
 def validate_conversion(opts, result, framework: str) -> ValidationReport:

@@ -63,7 +63,7 @@ class OnnxLayers(SourceLayers):
         except ImportError as e:
             raise MissingPackageError("--validate_layers of an ONNX model runs it in ONNX Runtime: pip install "
                                       "onnxruntime") from e
-        from extensions.load.onnx.loader import read_model_proto
+        from extensions.load.onnx.mapped_reader import read_model_proto
         self.ort = ort
         self.framework = f"ONNX Runtime {ort.__version__}"
         model = opts.input_model
