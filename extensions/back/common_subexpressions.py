@@ -29,6 +29,7 @@ class EliminateCommonSubexpressions(Transform):
     of every input, number of outputs)."""
 
     phase = "back"
+    on_save = True
 
     def run_after(self):
         return [MergeDuplicateConstants]

@@ -7,6 +7,7 @@ from extensions.back.cleanup import RemoveDeadNodes
 from mo.emit.bin_writer import CHUNK_BYTES, flat_parts, release_pages
 from mo.graph.builder import OpBuilder
 from mo.pipeline.transform import Transform
+from mo.utils.types import is_int
 
 F16_MAX = 65504.0
 F16_TINY = 2.0 ** -24
@@ -41,10 +42,53 @@ def feeds_precision_sensitive_input(consumers) -> bool:
     return any(port.idx in getattr(port.node.op_class, "precision_sensitive_inputs", ()) for port in consumers)
 
 
+def decompressed_integers(port) -> bool:
+    """Whether ``port`` carries integer weights being decompressed: a non-foldable Convert of an
+    integer Const, possibly already shifted by its zero point (Subtract)."""
+    node = port.node
+    if node.op == "Subtract":
+        node = node.in_port(0).get_source().node
+    if node.op != "Convert" or node.get("foldable", True):
+        return False
+    source = node.in_port(0).get_source()
+    return source.node.op == "Const" and is_int(source.data.get_dtype())
+
+
+def feeds_dequantization(consumers) -> bool:
+    """Whether one of the input ports ``consumers`` is the zero point (Subtract) or scale
+    (Multiply) of integer weights' decompression: OpenVINO's low-precision transformations read
+    them as f32 constants, and rounded to f16 they would move every dequantized value."""
+    for port in consumers:
+        node = port.node
+        if node.op in ("Subtract", "Multiply") and len(node.in_ports()) == 2:
+            other = node.in_port(1 - port.idx).get_source()
+            if other is not None and decompressed_integers(other):
+                return True
+    return False
+
+
+QUANTIZABLE = ("Convolution", "GroupConvolution", "MatMul", "ConvolutionBackpropData", "GroupConvolutionBackpropData")
+
+
+def feeds_quantized_bias(consumers) -> bool:
+    """Whether one of ``consumers`` adds a bias to a layer the runtime runs in int8 (fed by a
+    FakeQuantize): it is added to the exact integer accumulator, and the sum is quantized again,
+    so a bias rounded to f16 moves outputs by whole steps."""
+    for port in consumers:
+        node = port.node
+        if node.op != "Add" or len(node.in_ports()) != 2:
+            continue
+        layer = node.in_port(1 - port.idx).get_source().node
+        if layer.op in QUANTIZABLE and layer.in_port(0).get_source().node.op == "FakeQuantize":
+            return True
+    return False
+
+
 class CompressWeightsToFP16(Transform):
     """Every f32 Const whose values fit float16 becomes an f16 Const followed by a Convert to f32
     marked ``decompression`` in rt_info (the runtime folds it back or computes in f16). Consts
-    feeding precision-sensitive inputs stay f32.
+    feeding precision-sensitive inputs, the scales and zero points of quantized weights and the
+    biases of quantized layers stay f32.
 
     The compression is lazy: the f16 Const keeps the float32 array (often a view of the model
     file) and the IR writer converts it chunk by chunk as it writes the .bin (mo/emit/bin_writer),
@@ -52,6 +96,7 @@ class CompressWeightsToFP16(Transform):
     would hold a float32 copy of every weight on its output)."""
 
     phase = "back"
+    on_save = True
 
     def run_before(self):
         return [RemoveDeadNodes]
@@ -64,7 +109,8 @@ class CompressWeightsToFP16(Transform):
             if const.element_type != "f32":
                 continue
             consumers = const.out_port(0).get_destinations()
-            if not consumers or feeds_precision_sensitive_input(consumers):
+            if not consumers or feeds_precision_sensitive_input(consumers) or feeds_dequantization(consumers) \
+                    or feeds_quantized_bias(consumers):
                 continue
             value = np.asarray(const.value)
             if not fits_f16(value):

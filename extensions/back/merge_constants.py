@@ -25,6 +25,7 @@ class MergeDuplicateConstants(Transform):
     values)."""
 
     phase = "back"
+    on_save = True
 
     def run_after(self):
         return [CompressWeightsToFP16]

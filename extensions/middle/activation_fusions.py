@@ -29,7 +29,7 @@ def _scale_variants(p, x, name: str):
     return [p.Multiply(x, p.const(name)), p.Divide(x, p.const(name))]
 
 
-def _scale_value(m, name: str) -> float | None:
+def scale_value(m, name: str) -> float | None:
     """The factor a matched Multiply/Divide-by-constant applies."""
     value = np.asarray(m[name], np.float64)
     if value.size == 0 or not np.all(value == value.reshape(-1)[0]):
@@ -116,7 +116,7 @@ class HSigmoidFusion(_Fusion):
 
 
 def _factor_ok(m, name: str, expected: float) -> bool:
-    factor = _scale_value(m, name)
+    factor = scale_value(m, name)
     return factor is not None and math.isclose(factor, expected, rel_tol=1e-3)
 
 

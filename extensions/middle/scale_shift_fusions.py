@@ -16,6 +16,7 @@ from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.pipeline.transform import Transform
 from mo.utils.shape import broadcast_shapes
+from mo.utils.types import is_int
 
 
 class BatchNormToScaleShift(Transform):
@@ -63,19 +64,48 @@ def _channel_factor(value: np.ndarray, out_rank: int, channels: int, channel_axi
     return value.reshape(-1)
 
 
-def _weights(node: Node):
-    """(weights Const node, output-channel axis of the weights, channel axis of the output)."""
-    src = node.in_port(1).get_source()
-    if src is None or src.node.op != "Const":
+def dequantized_weights(port: Port) -> Node | None:
+    """The step Const of integer weights being dequantized, ``Multiply(Convert(integer Const), step)``
+    (the convert not folded), or None: a factor folds into the step, the integers stay."""
+    node = port.node
+    if node.op != "Multiply":
         return None
-    w = src.node.value
+    convert, step = node.in_port(0).get_source().node, node.in_port(1).get_source().node
+    if convert.op != "Convert" or convert.get("foldable", True) or step.op != "Const":
+        return None
+    stored = convert.in_port(0).get_source()
+    return step if stored.node.op == "Const" and is_int(stored.data.get_dtype()) else None
+
+
+def _weights(node: Node):
+    """(weights Const node, output-channel axis of the weights, channel axis of the output); for
+    dequantized integer weights, their step Const (then shaped like the weights' output channels)."""
+    src = node.in_port(1).get_source()
+    if src is None:
+        return None
+    step = dequantized_weights(src) if node.op in ("Convolution", "MatMul") else None
+    if src.node.op != "Const" and step is None:
+        return None
+    w_shape = src.data.get_shape() if step is not None else src.node.value.shape
+    held = src.node if step is None else step
     if node.op == "Convolution":
-        return src.node, 0, 1
+        return held, 0, 1
     if node.op == "GroupConvolution":
-        return src.node, None, 1
-    if node.op == "MatMul" and w.ndim == 2:
-        return src.node, (0 if node.transpose_b else 1), -1
+        return held, None, 1
+    if node.op == "MatMul" and len(w_shape) == 2:
+        return held, (0 if node.transpose_b else 1), -1
     return None
+
+
+def _scaled_step(step: np.ndarray, w_rank: int, w_axis: int, factor: np.ndarray) -> np.ndarray | None:
+    """The step of dequantized weights times the per-output-channel factor, shaped to broadcast
+    along the weights' output-channel axis; None when the step varies along another axis."""
+    shape = [1] * w_rank
+    shape[w_axis] = factor.size
+    full = (1,) * (w_rank - step.ndim) + step.shape
+    if any(d != 1 for i, d in enumerate(full) if i != w_axis):
+        return None
+    return (step.reshape(full) * factor.reshape(shape)).astype(step.dtype)
 
 
 def _scaled_weights(node: Node, weights: Node, w_axis, factor: np.ndarray) -> np.ndarray:
@@ -94,7 +124,8 @@ def _scaled_weights(node: Node, weights: Node, w_axis, factor: np.ndarray) -> np
 
 
 class FuseMultiplyIntoWeights(Transform):
-    """Conv/MatMul(x, W) [-> Add(bias)] -> Multiply(c) becomes Conv/MatMul(x, W*c) [-> Add(bias*c)]."""
+    """Conv/MatMul(x, W) [-> Add(bias)] -> Multiply(c) (or Divide by c) becomes Conv/MatMul(x, W*c)
+    [-> Add(bias*c)]; integer weights keep their integers, their step takes the factor."""
 
     phase = "middle"
 
@@ -128,11 +159,15 @@ class FuseMultiplyIntoWeights(Transform):
         if nxt is not None and nxt.op == "Add":
             bias_add = nxt
             nxt = _sole_consumer(nxt.out_port(0))
-        if nxt is None or nxt.op != "Multiply":
+        if nxt is None or nxt.op not in ("Multiply", "Divide"):
             return False
         came_from = bias_add if bias_add is not None else node
         other = 1 if nxt.in_port(0).get_source().node == came_from else 0
         factor_value = nxt.in_value(other)
+        if nxt.op == "Divide":
+            if other != 1 or factor_value is None or not np.all(factor_value):
+                return False
+            factor_value = (1 / factor_value.astype(np.float64)).astype(factor_value.dtype)
         if factor_value is None or nxt.out_port(0).data.get_shape() != (
                 bias_add.out_port(0).data.get_shape() if bias_add is not None else tuple(out_shape)):
             return False
@@ -147,8 +182,15 @@ class FuseMultiplyIntoWeights(Transform):
                 return False
         b = OpBuilder(graph, node.name)
         dtype = weights.value.dtype
-        new_w = b.const(_scaled_weights(node, weights, w_axis, factor).astype(dtype), name=weights.name)
-        new_w.connect(node.in_port(1))
+        w_port = node.in_port(1).get_source()
+        if w_port.node.op == "Const":
+            new_w = b.const(_scaled_weights(node, weights, w_axis, factor).astype(dtype), name=weights.name)
+            new_w.connect(node.in_port(1))
+        else:           # dequantized integer weights: the factor goes into their step
+            step = _scaled_step(np.asarray(weights.value), len(w_port.data.get_shape()), w_axis, factor)
+            if step is None or not _sole_consumer(w_port) == node or not _sole_consumer(weights.out_port(0)):
+                return False
+            b.const(step, name=weights.name).connect(w_port.node.in_port(1))
         if not weights.out_port(0).get_destinations():
             graph.remove_node(weights.id)   # let go of the old weights now (a view of a mapped file)
         if bias_add is not None:
@@ -160,6 +202,8 @@ class FuseMultiplyIntoWeights(Transform):
             tail = bias_add.out_port(0)
         else:
             tail = node.out_port(0)
+        node.out_port(0).drop_names()      # the tensors they named were not scaled: gone now
+        tail.drop_names()
         nxt.out_port(0).get_connection().set_source(tail)
         graph.remove_node(nxt.id)
         return True
@@ -205,6 +249,7 @@ class MergeConstantAdds(Transform):
             if x_shape is None or broadcast_shapes(x_shape, merged.shape) != outer.out_port(0).data.get_shape():
                 continue
             OpBuilder(graph, inner.name).const(merged, name=f"{inner.name}/merged").connect(inner.in_port(j))
+            inner_port.drop_names()         # x + c1 is gone: the names of x + c1 + c2 take its place
             outer.out_port(0).get_connection().set_source(inner_port)
             graph.remove_node(outer.id)
             break

@@ -6,7 +6,9 @@ a head count), or copy a dimension of the very tensor they reshape. An analysis 
 dimension and every element of a shape value either an int (fixed: it cannot change when the model
 inputs change shape, since it does not depend on them) or a ``Sym`` (depends on the inputs; two
 equal Syms are the same dimension). Parameters give every dimension a Sym, static ones included,
-so nothing that follows from an input shape is ever frozen.
+so nothing that follows from an input shape is ever frozen; dims of inputs that the model's
+loader names with one size symbol (``dim_symbols``: torch.export's shape constraints, e.g. the
+batch of ``input_ids`` and of a decoder's cache) get one Sym.
 
 Then:
 * a shape value whose elements are all fixed becomes a Const (``FoldFixedShapeValues``);
@@ -57,6 +59,8 @@ ELEMENTWISE = frozenset({
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor",
     "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Select",
 })
+REDUCTIONS = frozenset({"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+                        "ReduceLogicalAnd", "ReduceLogicalOr"})
 MOVEMENT = frozenset({"Gather", "Slice", "StridedSlice", "Squeeze", "Unsqueeze", "Reshape", "Concat", "Transpose",
                       "Broadcast", "Tile", "Split", "VariadicSplit"})
 ARITHMETIC = {"Add": np.add, "Subtract": np.subtract, "Multiply": np.multiply, "Maximum": np.maximum,
@@ -80,6 +84,7 @@ class ShapeSymbolAnalysis:
         self.graph = graph
         self.dims: dict[str, tuple | None] = {}
         self.vals: dict[str, tuple | None] = {}
+        self.named: dict[str, Sym] = {}     # the Sym of each size symbol the model's inputs share
 
     def data_id(self, node, port, out=True):
         return self.graph.output_data(node.id, port) if out else self.graph.input_data(node.id, port)
@@ -109,7 +114,10 @@ class ShapeSymbolAnalysis:
         op = node.op
         fresh = tuple(Sym() for _ in shape)
         if op == "Parameter":
-            return fresh
+            names = node.get("dim_symbols")
+            if names is None or len(names) != len(shape):
+                return fresh
+            return tuple(s if n is None else self.named.setdefault(n, s) for n, s in zip(names, fresh))
         if op == "Const":
             return tuple(int(d) for d in shape)
         ins = [self.in_dims(node, i) for i in sorted(node.in_ports())]
@@ -124,6 +132,13 @@ class ShapeSymbolAnalysis:
             return self._broadcast(node, shape) or fresh
         if op == "MatMul":
             return self._matmul(node, shape) or fresh
+        if op in REDUCTIONS:
+            return self._reduced(node, shape) or fresh
+        if op == "ScaledDotProductAttention":     # [..., L, E] queries, [..., S, Ev] values -> [..., L, Ev]
+            q, v = ins[0], ins[2]
+            if q is not None and v is not None and len(q) == len(shape) and v:
+                return tuple(q[:-1]) + (v[-1],)
+            return fresh
         if op == "Reshape":
             return self._reshape(node, shape) or fresh
         if op in MOVEMENT and op != "Reshape":
@@ -146,6 +161,9 @@ class ShapeSymbolAnalysis:
         for k in range(rank):
             cands = [d[k - (rank - len(s))] for d, s in zip(ins, shapes)
                      if k - (rank - len(s)) >= 0 and s[k - (rank - len(s))] != 1]
+            # a dim fixed at 1 broadcasts, whatever the inferred shape says (a [1, ?] position
+            # table whose 1 the shape inference lost): it does not decide the output's dim
+            cands = [c for c in cands if isinstance(c, Sym) or c != 1]
             fixed = [c for c in cands if not isinstance(c, Sym)]
             # broadcasting makes every non-1 dim equal: a fixed one wins; one symbol is kept; two
             # different symbols (either may be 1 at run time) give an unknown dim
@@ -153,6 +171,18 @@ class ShapeSymbolAnalysis:
             out.append(fixed[0] if fixed else (next(iter(syms.values())) if len(syms) == 1 else
                                                (Sym() if syms else 1)))
         return tuple(out)
+
+    def _reduced(self, node, shape):
+        """A reduction keeps the dims it does not reduce (the reduced ones are 1 with keep_dims)."""
+        dims, axes = self.in_dims(node, 0), node.in_value(1)
+        if dims is None or axes is None or not dims:
+            return None
+        axes = {int(a) % len(dims) for a in np.atleast_1d(axes)}
+        if node.get("keep_dims"):
+            out = tuple(1 if k in axes else d for k, d in enumerate(dims))
+        else:
+            out = tuple(d for k, d in enumerate(dims) if k not in axes)
+        return out if len(out) == len(shape) else None
 
     def _matmul(self, node, shape):
         a, b = self.in_dims(node, 0), self.in_dims(node, 1)

@@ -23,7 +23,7 @@ from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.utils.shape import normalize_axis
 
-ELEMENTWISE_OPS = frozenset({"Select", "Convert"})
+ELEMENTWISE_OPS = frozenset({"Select", "Convert", "FakeQuantize"})
 
 
 def perm_of(node: Node) -> list[int] | None:

@@ -6,6 +6,15 @@ import numpy as np
 from mo.ops.op import Op
 from mo.utils.shape import broadcast_shapes
 
+# fewer constant values than this are folded through a FakeQuantize (no weights worth storing as integers)
+MIN_WEIGHTS = 16
+
+
+def quantizes_weights(node) -> bool:
+    """Whether a FakeQuantize node rounds constant weights onto at most 256 levels."""
+    x = node.in_port(0).data.get_value() if node.is_in_port_connected(0) else None
+    return x is not None and x.size >= MIN_WEIGHTS and int(node.levels) <= 256
+
 
 class FakeQuantize(Op):
     """Element-wise linear quantization of x (input 0) onto ``levels`` values: x at or below
@@ -19,6 +28,19 @@ class FakeQuantize(Op):
     defaults = {"levels": 256, "auto_broadcast": "numpy"}
     ir_attrs = ("levels", "auto_broadcast")
     same_type_inputs = "all"
+    # the ranges define the quantization grid: rounded to f16 they would move every step
+    precision_sensitive_inputs = (1, 2, 3, 4)
+
+    @classmethod
+    def infer(cls, node):
+        """Folds like any op, except the quantization of constant weights (levels <= 256, at least
+        16 values): the middle phase stores those as integers instead
+        (``extensions/middle/quantization_fusions.py``), which a folded float constant would lose."""
+        if quantizes_weights(node):
+            for i, shape in enumerate(cls.infer_shapes(node)):
+                node.out_port(i).data.set_shape(shape)
+            return
+        super().infer(node)
 
     @classmethod
     def infer_shapes(cls, node):

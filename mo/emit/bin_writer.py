@@ -68,6 +68,14 @@ class LazyConstant:
         return flat.reshape(self.shape).astype(dtype or self.dtype, copy=False)
 
 
+def packed_strings(value: np.ndarray) -> bytes:
+    """Strings as the IR stores them: the count (i32), count + 1 offsets into the characters
+    (i32, from 0), then the characters of every string, UTF-8 encoded, one after another."""
+    items = [v if isinstance(v, bytes) else str(v).encode("utf-8") for v in np.asarray(value, object).reshape(-1)]
+    offsets = np.concatenate([[0], np.cumsum([len(v) for v in items], dtype=np.int64)]).astype(np.int32)
+    return np.int32(len(items)).tobytes() + offsets.tobytes() + b"".join(items)
+
+
 def tensor_bytes(value: np.ndarray, element_type: str) -> memoryview | bytes:
     """The bytes of ``value`` as the IR stores an ``element_type`` constant, all at once (the
     writer streams the plain types with ``stored_chunks`` instead)."""
@@ -77,6 +85,8 @@ def tensor_bytes(value: np.ndarray, element_type: str) -> memoryview | bytes:
         return np.packbits(value.reshape(-1).astype(np.uint8) != 0).tobytes()
     if element_type == "bf16":
         return _to_bf16(value)
+    if element_type == "string":
+        return packed_strings(value)
     if element_type in ("f8e4m3", "f8e5m2"):
         raise ValueError(f"constants of type {element_type} cannot be written yet")
     arr = np.ascontiguousarray(value, dtype=np_dtype(element_type))

@@ -1,11 +1,13 @@
 """What a conversion produced, in a few lines (logged at INFO after the IR is written): the IR's
 inputs and outputs with shapes and types, its op counts by type, the rewrites that changed the
-graph (fusions, folding), and the size of the weights and whether they were compressed to fp16."""
+graph (fusions, folding), the size of the weights and whether they were compressed to fp16, and
+how many layers are quantized (the form OpenVINO runs in int8)."""
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
+from mo.graph.graph import all_graphs
 from mo.pipeline.progress import human_bytes
 from mo.utils.shape import shape_str
 
@@ -38,6 +40,21 @@ class Summary:
     int_weights_before: int = 0
     int_weights_after: int = 0
     int_weights_from: set = field(default_factory=set)     # their float types without it (f32, f16)
+    # convolutions and matrix products: all of them, those with FakeQuantize activations and
+    # integer (or fake-quantized) weights, and those with integer weights only
+    layers: int = 0
+    quantized_layers: int = 0
+    weight_only_layers: int = 0
+
+    def quantization_line(self) -> str | None:
+        """How many layers are quantized, in one line (None in a float model)."""
+        if not self.quantized_layers and not self.weight_only_layers:
+            return None
+        line = (f"Quantized layers: {self.quantized_layers} of {self.layers} convolutions and matrix products "
+                f"have quantized activations and weights (the CPU runs them in int8)")
+        if self.weight_only_layers:
+            line += f", {self.weight_only_layers} integer weights only"
+        return line
 
     def compression_line(self) -> str | None:
         """What --compress_weights did, in one line (None without it)."""
@@ -65,7 +82,50 @@ class Summary:
         lines.append(weights)
         if self.int_weights:
             lines.append(self.compression_line())
+        if self.quantization_line():
+            lines.append(self.quantization_line())
         return lines
+
+
+LAYERS = frozenset({"Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData",
+                    "MatMul"})
+# ops between a quantization and the layer that reads it which keep values on the grid
+_LAYOUT = frozenset({"Transpose", "Reshape", "Unsqueeze", "Squeeze"})
+
+
+def _through_layout(port):
+    while port is not None and port.node.op in _LAYOUT:
+        port = port.node.in_port(0).get_source()
+    return port
+
+
+def _quantized_activations(port) -> bool:
+    port = _through_layout(port)
+    return port is not None and port.node.op == "FakeQuantize"
+
+
+def _integer_weights(port) -> bool:
+    """Integer Const -> Convert (not folded) -> [Subtract] -> [Multiply], or FakeQuantize of weights."""
+    port = _through_layout(port)
+    node = None if port is None else port.node
+    for op in ("Multiply", "Subtract"):
+        if node is not None and node.op == op:
+            node = node.in_port(0).get_source().node
+    if node is not None and node.op == "FakeQuantize":
+        return node.in_port(0).get_source().node.op in ("Const", "Convert")
+    if node is None or node.op != "Convert" or node.get("foldable", True):
+        return False
+    source = node.in_port(0).get_source()
+    return source.node.op == "Const" and (source.data.get_dtype() or "f").startswith(("i", "u"))
+
+
+def _count_layer(node, summary) -> None:
+    summary.layers += 1
+    if node.is_in_port_connected(1) and _integer_weights(node.in_port(1).get_source()):
+        if _quantized_activations(node.in_port(0).get_source()):
+            summary.quantized_layers += 1
+        else:
+            summary.weight_only_layers += 1
 
 
 def _tensor_names(node, port: int) -> list[str]:
@@ -90,7 +150,6 @@ def io_info(graph) -> tuple[list[TensorInfo], list[TensorInfo]]:
 
 
 def summarize(graph, rewrites: list[tuple[str, int, int]], weights_bytes: int) -> Summary:
-    from mo.pipeline.convert import all_graphs
     counts: Counter = Counter()
     summary = Summary([], [], {})
     compressed = compressed_bytes = 0
@@ -99,6 +158,8 @@ def summarize(graph, rewrites: list[tuple[str, int, int]], weights_bytes: int) -
             if node.op in ("Parameter", "Result") and g is not graph:
                 continue
             counts[node.op] += 1
+            if node.op in LAYERS:
+                _count_layer(node, summary)
             if node.get("compressed_weight"):
                 _count_int_weight(node, summary)
             if node.op == "Convert" and "decompression" in (node.get("rt_info") or {}):

@@ -24,6 +24,9 @@ class Transform:
     frameworks: tuple[str, ...] | None = None
     # The op types this transform looks for (``mo --explain`` lists it under them).
     ops: tuple[str, ...] = ()
+    # Run again (in phase order) when an IR converted in memory with float32 weights is saved
+    # with fp16 compression (``IRModel.save``): the weights' storage form and the clean-up after it.
+    on_save: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -96,3 +96,54 @@ def test_output_by_node_name_and_port(model_path, tmp_path):
     np.testing.assert_allclose(np.maximum(c, 0), relu, rtol=1e-5, atol=1e-5)
     with pytest.raises(OptionError, match="not a tensor"):
         convert_model(input_model=model_path, output_dir=str(tmp_path / "bad"), output="nope:0")
+
+
+def _const_types(xml_text: str) -> list[str]:
+    root = ElementTree.fromstring(xml_text)
+    return [layer.find("data").get("element_type") for layer in root.iter("layer") if layer.get("type") == "Const"]
+
+
+def _bert_like():
+    import torch
+    import transformers
+    torch.manual_seed(0)
+    config = transformers.BertConfig(vocab_size=100, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                                     intermediate_size=128)
+    model = transformers.BertModel(config).eval()
+    ids = torch.randint(0, 100, (2, 9))
+    with torch.no_grad():
+        expected = [v.numpy() for v in model(input_ids=ids).values()]
+    return model, {"input_ids": ids}, expected
+
+
+def test_in_memory_ir_keeps_float32_weights_and_saving_compresses(tmp_path):
+    """As OpenVINO's convert_model and save_model: the IR returned in memory computes with the
+    model's float32 weights (within 1e-5 of PyTorch), IRModel.save writes them as float16, the
+    same files convert_model(..., output_dir=...) writes."""
+    model, example, expected = _bert_like()
+    ir = convert_model(model, example_input=example)
+    assert "f16" not in _const_types(ir.xml)
+    assert_close(run_ir(ir, [example["input_ids"].numpy()]), expected, rtol=1e-5, atol=1e-5)
+
+    saved = ir.save(str(tmp_path / "saved" / "bert.xml"))
+    with open(saved.xml) as f:
+        assert "f16" in _const_types(f.read())
+    written = convert_model(model, example_input=example, output_dir=str(tmp_path / "written"), model_name="bert")
+    with open(saved.bin, "rb") as a, open(written.bin, "rb") as b:
+        assert a.read() == b.read()
+    assert_close(run_ir(saved.xml, [example["input_ids"].numpy()]), expected, rtol=1e-2, atol=1e-2)
+
+    kept = ir.save(str(tmp_path / "kept" / "bert.xml"), compress_to_fp16=False)
+    assert os.path.getsize(kept.bin) == len(ir.weights) > 1.9 * os.path.getsize(saved.bin)
+    assert "f16" not in _const_types(ir.xml)      # saving left the in-memory IR as it was
+
+
+def test_compress_to_fp16_given_to_the_conversion_decides_what_save_writes(tmp_path):
+    model, example, _ = _bert_like()
+    f32 = convert_model(model, example_input=example, compress_to_fp16=False)
+    with open(f32.save(str(tmp_path / "a.xml")).xml) as f:
+        assert "f16" not in _const_types(f.read())
+    with open(f32.save(str(tmp_path / "b.xml"), compress_to_fp16=True).xml) as f:
+        assert "f16" in _const_types(f.read())
+    f16 = convert_model(model, example_input=example, compress_to_fp16=True)
+    assert "f16" in _const_types(f16.xml)

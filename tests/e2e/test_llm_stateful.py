@@ -1,9 +1,9 @@
 """transformers decoders converted with their key/value cache (extensions/load/pytorch/
 transformers_decoder.py): the stateful IR (cache in ReadValue/Assign variables, beam_idx input),
 fed the prompt and then one token at a time, generates greedily the same 20 tokens as
-``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2, Qwen2 and
-Mistral (sliding window) configs; beam_idx reorders the cache; ``stateful=False`` keeps the
-cache as inputs and outputs."""
+``model.generate`` in PyTorch, for tiny random Llama (grouped-query attention), GPT-2, Qwen2, Phi-3,
+Gemma2 and Mistral (sliding windows) and Mixtral configs; beam_idx reorders the cache;
+``stateful=False`` keeps the cache as inputs and outputs."""
 import functools
 
 import numpy as np
@@ -34,6 +34,16 @@ CONFIGS = {
                                                   num_experts_per_tok=2, **COMMON),
     "qwen2": lambda: transformers.Qwen2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
                                               num_attention_heads=4, num_key_value_heads=2, **COMMON),
+    "phi3": lambda: transformers.Phi3Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                            num_attention_heads=4, num_key_value_heads=2, **COMMON),
+    # eager attention (transformers has no other for Gemma2), fused into ScaledDotProductAttention
+    # without the logit soft-capping the op cannot express; layer 0 has a sliding window
+    "gemma2": lambda: transformers.Gemma2Config(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                                num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+                                                sliding_window=4, attn_logit_softcapping=None, **COMMON),
+    # query, key and value from one projection split by chunk, partial rotary embeddings
+    "gpt_neox": lambda: transformers.GPTNeoXConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=LAYERS,
+                                                   num_attention_heads=4, **COMMON),
 }
 
 
@@ -101,7 +111,8 @@ def check_stateful(model, layers: int = LAYERS) -> None:
 # the ways to give the example: input_ids by name, none (made up), a tensor, ids and mask
 EXAMPLES = {"llama": lambda ids, mask: {"input_ids": ids}, "gpt2": lambda ids, mask: None,
             "mistral": lambda ids, mask: ids, "mixtral": lambda ids, mask: None,
-            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask}}
+            "qwen2": lambda ids, mask: {"input_ids": ids, "attention_mask": mask},
+            "phi3": lambda ids, mask: None, "gemma2": lambda ids, mask: None, "gpt_neox": lambda ids, mask: None}
 
 
 @functools.lru_cache
@@ -231,3 +242,30 @@ def test_validate_runs_decoders_with_consistent_inputs(stateful, tmp_path, capsy
     outputs = 1 if stateful else 5
     assert f"[ VALIDATE ] PASS: {outputs} of {outputs} outputs match" in out
     assert ("attention_mask[1,8]" if stateful else "attention_mask[1,12]") in out
+
+
+def test_experts_get_their_rows_when_the_runtime_computes_in_bf16():
+    """Hundreds of tokens routed to one expert: the rows per expert are counted and summed up as
+    integers in the IR (a bf16 float holds integers exactly only up to 256, and the CPU plugin
+    computes f32 tensors in bf16 when it infers in bf16: the offsets came out past the row count,
+    an error, or short of it, rows silently dropped), so a long prompt runs at bf16 (on a CPU
+    without bf16 the plugin runs f32) and matches at f32."""
+    model = decoder("mixtral")
+    with torch.no_grad():          # every token to experts 0 and 1 or to 3 and 2, about half each
+        direction = torch.randn(model.config.hidden_size)
+        for layer in model.model.layers:
+            layer.mlp.gate.weight.copy_(torch.stack([(4 - e) * 3 * direction for e in range(4)]))
+    ir = convert_model(model, compress_to_fp16=False).to_openvino()
+    offsets = [op for op in ir.get_ordered_ops() if op.get_type_name() == "CumSum"]
+    assert offsets and all(op.input_value(0).get_node().input_value(0).get_element_type().is_integral()
+                           for op in offsets)
+    ids = torch.randint(3, VOCAB, (1, 600), generator=torch.Generator().manual_seed(3))
+    feed = {"input_ids": ids.numpy(), "attention_mask": np.ones((1, 600), np.int64),
+            "position_ids": np.arange(600)[None], "beam_idx": np.zeros(1, np.int32)}
+    with torch.no_grad():
+        expected = model(ids, use_cache=False).logits.numpy()
+    for precision in ("bf16", "f32"):
+        compiled = core().compile_model(ir, "CPU", {"INFERENCE_PRECISION_HINT": precision})
+        logits = compiled.create_infer_request().infer(feed)["logits"]
+        assert logits.shape == expected.shape
+    assert_close([logits], [expected], rtol=1e-3, atol=1e-3)     # 600 tokens of large random weights

@@ -135,3 +135,71 @@ def test_unet_keeps_only_the_input_and_output_transposes(tmp_path):
     xml = str(tmp_path / "unet.xml")
     assert_matches(xml, [x], model(x, training=False).numpy())
     assert ir_op_types(xml).count("Transpose") <= 2
+
+
+class GroupedQueryAttention(keras.layers.Layer):
+    """Self-attention as keras-hub's Llama writes it: rotary embeddings from the sequence length
+    (a [1, seq, 1, dim] table reshaped to computed dims, whose 1 shape inference loses), keys
+    and values repeated per query head (ops.repeat: a Reshape to the key's own computed shape),
+    causal and padding masks merged and broadcast over heads, softmax through ops.where."""
+
+    def __init__(self, heads: int = 4, kv_heads: int = 2, head_dim: int = 8, **kwargs):
+        super().__init__(**kwargs)
+        self.heads, self.kv_heads, self.head_dim = heads, kv_heads, head_dim
+
+    def build(self, input_shape):
+        width = input_shape[-1]
+        self.query = keras.layers.EinsumDense("bsw,whd->bshd", (None, self.heads, self.head_dim))
+        self.key = keras.layers.EinsumDense("bsw,whd->bshd", (None, self.kv_heads, self.head_dim))
+        self.value = keras.layers.EinsumDense("bsw,whd->bshd", (None, self.kv_heads, self.head_dim))
+        self.out = keras.layers.EinsumDense("bshd,hdw->bsw", (None, width))
+        for layer in (self.query, self.key, self.value):
+            layer.build(input_shape)
+        self.out.build((None, None, self.heads, self.head_dim))
+
+    def _rotary(self, x):
+        ops = keras.ops
+        positions = ops.expand_dims(ops.arange(ops.shape(x)[1], dtype="float32"), 0)
+        inverse = 1.0 / 10000.0 ** (ops.arange(0, self.head_dim, 2, dtype="float32") / self.head_dim)
+        freq = ops.einsum("bi,j->bij", positions, inverse)
+        table = ops.reshape(ops.stack((freq, freq), axis=-2), (*ops.shape(freq)[:-1], ops.shape(freq)[-1] * 2))
+        table = ops.expand_dims(table, 2)
+        x1, x2 = ops.split(x, 2, axis=-1)
+        half = ops.reshape(ops.stack((-x2, x1), axis=-2), ops.shape(x))
+        return x * ops.cos(table) + half * ops.sin(table)
+
+    def call(self, x, padding_mask):
+        ops = keras.ops
+        q, k, v = self._rotary(self.query(x)), self._rotary(self.key(x)), self.value(x)
+        k = ops.repeat(k, self.heads // self.kv_heads, axis=2)
+        v = ops.repeat(v, self.heads // self.kv_heads, axis=2)
+        scores = ops.einsum("bqhd,bkhd->bhqk", q, k) / self.head_dim ** 0.5
+        length = ops.shape(x)[1]
+        causal = ops.cast(ops.arange(length)[:, None] >= ops.arange(length)[None, :], "int32")
+        mask = ops.minimum(ops.expand_dims(padding_mask, 1), causal[None])
+        scores = ops.where(mask[:, None] > 0, scores, -1e9)
+        return self.out(ops.einsum("bhqk,bkhd->bqhd", ops.softmax(scores, axis=-1), v))
+
+
+def test_grouped_query_attention_with_dynamic_batch_and_length(tmp_path):
+    """A SavedModel of a Llama-like decoder layer (model.export(): batch and length dynamic) runs
+    at two batch sizes and lengths. The repeated keys' Reshape used to get a batch of 1 frozen
+    into its target (the rotary table's 1 taken for the product's batch): any other batch
+    failed in the attention's Select ("Argument shapes are inconsistent")."""
+    keras.utils.set_random_seed(0)
+    tokens = keras.Input((None,), dtype="int32", name="token_ids")
+    padding = keras.Input((None,), dtype="int32", name="padding_mask")
+    h = keras.layers.Embedding(50, 32)(tokens)
+    h = h + GroupedQueryAttention()(keras.layers.LayerNormalization()(h), padding)
+    model = keras.Model([tokens, padding], keras.layers.Dense(8)(h))
+    saved = str(tmp_path / "saved_model")
+    model.export(saved, verbose=False)
+    run_mo("--saved_model_dir", saved, "--output_dir", str(tmp_path), "--model_name", "gqa")
+    rng = np.random.default_rng(4)
+    for batch, length in ((2, 5), (3, 9)):
+        ids = rng.integers(0, 50, (batch, length)).astype(np.int32)
+        mask = np.ones((batch, length), np.int32)
+        mask[1, length - 2:] = 0
+        expected = model([ids, mask], training=False).numpy()
+        out = run_ir(str(tmp_path / "gqa.xml"), {"token_ids": ids, "padding_mask": mask})[0]
+        np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4 * float(np.abs(expected).max()))

@@ -138,13 +138,45 @@ def check_tf1(tmp_path, build, inputs: list, rtol: float = 1e-4, atol: float = 1
               dynamic_batch: bool = False, **options) -> str:
     """Build a tf.compat.v1 graph (see ``tf1_graph``), convert it, run the IR on ``inputs`` and
     assert the outputs match TensorFlow's; returns the IR path."""
-    from tests.utils.runtime import assert_close, run_ir
     inputs = [np.asarray(x) for x in inputs]
+    return check_graph_def(tmp_path, tf1_graph(build, inputs, control_flow_v2, dynamic_batch), inputs, rtol, atol,
+                           **options)
+
+
+def check_graph_def(tmp_path, made: tuple, inputs: list[np.ndarray], rtol: float, atol: float, **options) -> str:
+    """Convert ``made`` = (GraphDef, input names, output names, TensorFlow's outputs) with those
+    inputs and outputs, run the IR on ``inputs`` and assert the outputs match; returns the IR path."""
+    from tests.utils.runtime import assert_close, run_ir
+    graph_def, names, outputs, expected = made
     os.makedirs(tmp_path, exist_ok=True)
-    graph_def, names, outputs, expected = tf1_graph(build, inputs, control_flow_v2, dynamic_batch)
     path = write_pb(graph_def, tmp_path / "model.pb")
     options.setdefault("input", ",".join(names))
     options.setdefault("output", ",".join(outputs))
     xml = convert_pb(path, tmp_path / "ir", **options)
     assert_close(run_ir(xml, inputs), expected, rtol=rtol, atol=atol)
     return xml
+
+
+def tf1_raw_graph(build, inputs: list[np.ndarray] | None):
+    """(GraphDef as built, not frozen, input names, output tensor names, TensorFlow's outputs) of a
+    tf.compat.v1 graph: ``build()`` makes its placeholders (fed ``inputs`` in the order they are
+    made) and returns the output tensors; the session runs only what the outputs need (no
+    initializer), and not at all without ``inputs`` (the outputs are then None)."""
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    graph = tf.Graph()
+    expected = None
+    with graph.as_default():
+        outputs = tf.nest.flatten(build())
+        placeholders = [op.outputs[0] for op in graph.get_operations() if op.type == "Placeholder"]
+        if inputs is not None:
+            with v1.Session(graph=graph) as session:
+                expected = session.run(outputs, dict(zip(placeholders, inputs)))
+    return graph.as_graph_def(), [p.op.name for p in placeholders], [o.name for o in outputs], expected
+
+
+def check_tf1_raw(tmp_path, build, inputs: list, rtol: float = 1e-4, atol: float = 1e-4, **options) -> str:
+    """Build a tf.compat.v1 graph as it is, not frozen (see ``tf1_raw_graph``), convert it, run the
+    IR on ``inputs`` and assert the outputs match TensorFlow's; returns the IR path."""
+    inputs = [np.asarray(x) for x in inputs]
+    return check_graph_def(tmp_path, tf1_raw_graph(build, inputs), inputs, rtol, atol, **options)

@@ -18,7 +18,6 @@ from mo.graph.building import (
     channel_bias,
     dim,
     i64,
-    input_rank,
     norm_axis,
     optional_source,
     rank_of,
@@ -32,12 +31,18 @@ from mo.utils.types import np_dtype
 
 def _along_axis(node: Node, b: OpBuilder, along: Callable[[Port, int], Port]) -> list[Port]:
     """``along(x, axis)`` at the node's ``axis``, on the 2-D view of the input before opset 13."""
-    x = node.in_port(0).get_source()
-    flatten = node.opset < 13
+    return along_axis_of_opset(node, b, node.in_port(0).get_source(), node.opset, along)
+
+
+def along_axis_of_opset(node: Node, b: OpBuilder, x: Port, opset: int,
+                        along: Callable[[Port, int], Port]) -> list[Port]:
+    """``along(x, axis)`` at the node's ``axis`` as Softmax of ``opset`` reads it: on the 2-D view
+    of x before opset 13."""
+    flatten = opset < 13
     axis = int(OnnxExtractor.attr(node, "axis", 1 if flatten else -1))
     if not flatten:
         return [along(x, axis)]
-    rank = input_rank(node)
+    rank = rank_of(x, node)
     axis = norm_axis(axis, rank, node)
     if axis == rank - 1:
         return [along(x, axis)]

@@ -180,7 +180,9 @@ def unsqueeze(node, a, b):
 
 @aten("aten::expand", "aten::broadcast_to", "aten::expand_copy")
 def expand(node, a, b):
-    """expand(size): -1 keeps a dim; new dims lead."""
+    """expand(size): -1 keeps a dim; new dims lead. A bidirectional Broadcast (the same result for
+    any size expand takes: each dim equal or expanded from 1), the form the runtime's fusions
+    match (the key/value heads repeated for grouped-query attention)."""
     x = a.tensor(0)
     size = a.int_list(1)
     lead = len(size) - rank_of(x, node)
@@ -192,7 +194,7 @@ def expand(node, a, b):
             target.extend(dims_of(b, x, i - lead, i - lead + 1))
         else:
             target.append(s)
-    return [b.Broadcast(x, int_list_port(b, target), mode="numpy")]
+    return [b.Broadcast(x, int_list_port(b, target), mode="bidirectional")]
 
 
 @aten("aten::expand_as")
@@ -302,7 +304,7 @@ def _split(node, b, x, axis: int, lengths: list) -> list:
         raise ConversionError(f"The split gives {len(lengths)} parts, but the model uses {count}.")
     if count == 1:
         return [x]
-    return list(b.VariadicSplit(x, b.const(np.int64(axis)), int_list_port(b, lengths)))
+    return list(b.VariadicSplit(x, b.const(np.int64(axis)), int_list_port(b, lengths), num_outputs=count))
 
 
 def _parts(node, size: int, step: int | Port) -> list:

@@ -67,7 +67,8 @@ def _attention(a, b):
     """ScaledDotProductAttention-13 of the arguments query, key, value, attn_mask, is_causal and
     scale (a scale without a mask goes with a zero mask, as the op takes its optional inputs in
     order; a mask with is_causal is ignored, as PyTorch does). A query row the mask hides from
-    every key is 0, as in PyTorch (the op gives NaN)."""
+    every key is 0, as in PyTorch (the op gives NaN), through a Select marked
+    ``hidden_rows_to_zero`` (a transformers decoder drops it: extensions/back/attention_forms.py)."""
     q, k, v = a.tensor(0), a.tensor(1), a.tensor(2)
     et = q.data.get_dtype()
     causal = bool(a.const("is_causal", False))
@@ -87,7 +88,11 @@ def _attention(a, b):
             inputs.append(const(b, 0, et))
         inputs.append(const(b, scale, et))
     attended = b.ScaledDotProductAttention(*inputs, causal=causal)
-    return attended if hidden is None else b.Select(hidden, const(b, 0, et), attended)
+    if hidden is None:
+        return attended
+    zeroed = b.Select(hidden, const(b, 0, et), attended)
+    zeroed.node["hidden_rows_to_zero"] = True
+    return zeroed
 
 
 @aten("aten::scaled_dot_product_attention")

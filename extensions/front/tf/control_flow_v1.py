@@ -83,6 +83,16 @@ def switch_pred(switch: Node) -> tuple[str, int]:
     return pred.node.id, pred.idx
 
 
+def scalar_predicates(graph) -> None:
+    """A Switch's predicate is a scalar: a model input of unknown rank that is one gets rank 0
+    (the CPU plugin compiles no input of dynamic rank)."""
+    for t in ("Switch", "RefSwitch"):
+        for switch in graph.nodes_by_op(framework_op_name("tf", t)):
+            pred = skip_identity(source(switch, 1)).node
+            if pred.op == "Parameter" and pred.get("shape") is None:
+                pred["shape"] = ()
+
+
 def consumers(port: Port) -> list[Node]:
     return [p.node for p in port.get_destinations()]
 
@@ -149,6 +159,7 @@ class TfV1ControlFlow(Transform):
         return {framework_op_name("tf", t) for t in LOOP_OPS + COND_OPS}
 
     def find_and_replace_pattern(self, graph) -> None:
+        scalar_predicates(graph)
         self._convert_conds(graph)
         for t in ("Switch", "RefSwitch"):
             for switch in graph.nodes_by_op(framework_op_name("tf", t)):

@@ -4,13 +4,16 @@ processing (a Saver's file names, a text model's preprocessing).
 
 The loader already makes input-pipeline outputs (IteratorGetNext, QueueDequeue*) model inputs,
 keeps what a graph's outputs do not need out of the graph (a Saver's subgraph, table
-initialisers), and records the constant contents of hash tables (extensions/load/tf/graph_only.py).
-Here:
+initialisers), links hash tables to the keys and values that fill them
+(extensions/load/tf/graph_only.py), and replaces the variables the graph assigns itself by the
+values it assigns (extensions/load/tf/variables.py; those whose value the graph does not tell stay,
+with the reason in ``graph.graph["tf_unknown_variables"]``). Here:
 
-* a ``LookupTableFind(V2)`` / ``LookupTableSize(V2)`` on a table filled with numeric constants is
-  converted (a comparison with the keys, a Gather of the values);
-* every other such op still in the graph is refused with one message that lists them all and says
-  how to freeze the graph.
+* a ``LookupTableFind(V2)`` / ``LookupTableSize(V2)`` on a table the graph fills with numeric keys
+  (constants, or tensors it computes from its inputs) is converted on the table's contents (a
+  comparison with the keys, a Gather of the values; the count of distinct keys);
+* every other such op still in the graph is refused with one message that lists them all, says why
+  the graph does not tell the value of each variable among them, and how to freeze the graph.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import numpy as np
 from extensions.load.tf.graph_only import TABLES
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import convert, i64, typed_const
+from mo.graph.building import convert, dim, dims_slice, i64, rank_of, shape_of
 from mo.pipeline.anchors import FrontStart
 from mo.pipeline.extract import framework_op_name
 from mo.pipeline.transform import Transform
@@ -50,6 +53,7 @@ ADVICE = ("Freeze the graph for inference first (tf.compat.v1.graph_util.convert
 
 
 INITIALIZED = ("IsVariableInitialized", "VarIsInitializedOp")
+VARIABLE_NODES = ("Variable", "VariableV2", "VarHandleOp")
 
 
 def frozen_variable_check(node) -> bool:
@@ -66,9 +70,11 @@ def graph_only(node, b):
     raise ConversionError(f"{node.fw_op} only exists in a graph that is not frozen for inference. {ADVICE}")
 
 
-class ConstantTables(Transform):
-    """A table lookup reads the keys and values the loader found for its table (``tf_table``)
-    instead of the table; a table nothing else reads goes."""
+class FilledTables(Transform):
+    """A lookup in a hash table the graph fills reads the table's contents instead of the
+    table: the keys and values of each fill (which the loader made the table's inputs) become
+    inputs of the lookup after its own, from input ``table_contents`` on. A table nothing else
+    reads goes."""
 
     frameworks = ("tf",)
     ops = tuple(framework_op_name("tf", t) for t in LOOKUPS)
@@ -80,12 +86,13 @@ class ConstantTables(Transform):
         for op in self.ops:
             for node in graph.nodes_by_op(op):
                 table = node.in_port(0).get_source().node
-                if table.get("fw_op") not in TABLES or table.get("tf_table") is None:
+                contents = table.in_ports()
+                if table.get("fw_op") not in TABLES or not contents:
                     continue
-                keys, values = table["tf_table"]
-                if keys.dtype == object or values.dtype == object:
-                    continue
-                node["tf_table"] = (keys, values)
+                first = max(node.in_ports()) + 1
+                for i, port in sorted(contents.items()):
+                    port.get_source().connect(node.in_port(first + i))
+                node["table_contents"] = first
                 node.in_port(0).disconnect()
                 if not any(p.is_connected() for p in table.out_ports().values()):
                     graph.remove_node(table.id)
@@ -97,7 +104,7 @@ class RefuseGraphOnlyOps(Transform):
     frameworks = ("tf",)
 
     def run_after(self):
-        return [ConstantTables]
+        return [FilledTables]
 
     def run_before(self):
         return [FrontStart]
@@ -109,8 +116,8 @@ class RefuseGraphOnlyOps(Transform):
         found: dict[str, list[str]] = {}
         for node in graph.op_nodes():
             fw_op = node.get("fw_op")
-            if node.get("translate") and (fw_op in GRAPH_ONLY or fw_op in LOOKUPS and node.get("tf_table") is None) \
-                    and not frozen_variable_check(node):
+            unfilled = fw_op in LOOKUPS and node.get("table_contents") is None
+            if node.get("translate") and (fw_op in GRAPH_ONLY or unfilled) and not frozen_variable_check(node):
                 found.setdefault(fw_op, []).append(node.name)
         if not found:
             return
@@ -119,8 +126,13 @@ class RefuseGraphOnlyOps(Transform):
         parts = []
         if machinery:
             parts.append(f"The model's outputs depend on operations of a TensorFlow graph that is not frozen for "
-                         f"inference (variables, queues, iterators, hash tables, checkpoints): {listing(machinery)}. "
-                         f"{ADVICE}")
+                         f"inference (variables, queues, iterators, hash tables, checkpoints): {listing(machinery)}.")
+            names = {name for op, names in machinery.items() if op in VARIABLE_NODES for name in names}
+            reasons = [f"'{name}' ({why})" for name, why in sorted(graph.graph.get("tf_unknown_variables", {}).items())
+                       if name in names]
+            if reasons:
+                parts.append(f"The graph does not tell the value of variable {'; of '.join(reasons)}.")
+            parts.append(ADVICE)
         if strings:
             parts.append(f"{'They also' if machinery else 'The outputs of the model'} depend on "
                          f"string operations, which have no OpenVINO counterpart here: {listing(strings)}; cut the "
@@ -134,24 +146,41 @@ def listing(found: dict[str, list[str]]) -> str:
                      for op, names in sorted(found.items()))
 
 
+def table_contents(node, b) -> tuple:
+    """(keys, values) of the table a lookup reads (FilledTables): the keys of its fills joined
+    into one 1-D tensor, their values into [keys, *value shape]."""
+    first = node["table_contents"]
+    ports = [node.in_port(i).get_source() for i in sorted(node.in_ports()) if i >= first]
+    keys, values = ports[0::2], ports[1::2]
+    if any(k.data.get_dtype() == "string" for k in keys):
+        raise ConversionError("the table's keys are strings, which OpenVINO cannot compare here; cut the graph "
+                              "after the lookup with --input.")
+    flat_keys, flat_values = [], []
+    for k, v in zip(keys, values):
+        flat_keys.append(b.Reshape(k, i64(-1), special_zero=False))
+        value_shape = dims_slice(b, shape_of(b, v), rank_of(k, node))
+        flat_values.append(b.Reshape(v, b.Concat(i64(-1), value_shape, axis=0), special_zero=False))
+    join = (lambda ports: ports[0]) if len(keys) == 1 else (lambda ports: b.Concat(*ports, axis=0))
+    return join(flat_keys), join(flat_values)
+
+
 @translator("tf", "LookupTableFind", "LookupTableFindV2")
 def lookup_table_find(node, b):
-    """values[i] where keys[i] == key, else the default value."""
-    if node.get("tf_table") is None:
-        raise ConversionError("the table it reads is not filled with numeric constants.")
-    keys, values = node["tf_table"]
+    """values[i] for the last i where keys[i] == key (a later fill overrides an earlier one, as
+    TensorFlow's insert does), else the default value: a Gather from [default, *values] at
+    i + 1, or 0 where no key matches."""
+    keys, values = table_contents(node, b)
     query, default = node.in_port(1).get_source(), node.in_port(2).get_source()
-    table_keys = typed_const(b, keys, query.data.get_dtype())
-    matches = b.Equal(b.Unsqueeze(query, i64(-1)), table_keys)                      # [..., n]
-    found = b.ReduceLogicalOr(matches, i64(-1), keep_dims=False)
-    index = b.ReduceSum(b.Multiply(convert(b, matches, "i64"), np.arange(keys.size, dtype=np.int64)), i64(-1),
-                        keep_dims=False)
-    table_values = typed_const(b, values, default.data.get_dtype())
-    return [b.Select(found, b.Gather(table_values, index, np.int64(0)), default)]
+    et = values.data.get_dtype()
+    matches = b.Equal(b.Unsqueeze(query, i64(-1)), convert(b, keys, query.data.get_dtype()))      # [..., n]
+    positions = b.Range(np.int64(1), b.Add(dim(b, keys, 0), np.int64(1)), np.int64(1), output_type="i64")
+    index = b.ReduceMax(b.Select(matches, positions, np.int64(0)), i64(-1), keep_dims=False)
+    choices = b.Concat(b.Unsqueeze(default if et == "string" else convert(b, default, et), i64(0)), values, axis=0)
+    return [b.Gather(choices, index, np.int64(0))]
 
 
 @translator("tf", "LookupTableSize", "LookupTableSizeV2")
 def lookup_table_size(node, b):
-    if node.get("tf_table") is None:
-        raise ConversionError("the table it reads is not filled with numeric constants.")
-    return [b.const(np.int64(node["tf_table"][0].size))]
+    """The number of distinct keys."""
+    keys, _ = table_contents(node, b)
+    return [dim(b, b.node("Unique", keys, sorted=False).out_port(0), 0)]

@@ -9,7 +9,8 @@ needed (a TensorArrayV3's handle output is its size, which no converted op reads
 A new array is zeros of ``[size, *element_shape]``, which needs the element shape. Where it is
 not known the two patterns that do not need it are converted before: an array filled from a
 tensor (``TensorArrayScatterV3``, ``TensorArraySplitV3``) takes its element shape from that
-tensor (FilledTensorArray), and an array written at a
+tensor (FilledTensorArray), a list that ``TensorListPushBack`` fills from empty takes it from the
+first element pushed (PushBackOntoEmptyList), and an array written at a
 loop's counter is a Loop output (extensions/front/tf/control_flow_v1.py for tf.while_loop frames,
 control_flow.py for functional While loops).
 """
@@ -127,6 +128,25 @@ class FilledTensorArray(Transform):
         start, delta = src(node, 0).data.get_value(), src(node, 2).data.get_value()
         return start is not None and delta is not None and start.size == 1 and delta.size == 1 \
             and start.reshape(-1)[0] == 0 and delta.reshape(-1)[0] == 1
+
+
+class PushBackOntoEmptyList(Transform):
+    """TensorListPushBack onto a new EmptyTensorList makes the list of that one element, whatever
+    element shape the empty list declares (often none): the push stops reading the empty list
+    (marked ``onto_empty_list``), which goes when nothing else reads it."""
+
+    frameworks = ("tf",)
+    ops = (framework_op_name("tf", "TensorListPushBack"),)
+
+    def find_and_replace_pattern(self, graph) -> None:
+        for node in graph.nodes_by_op(self.ops[0]):
+            empty = src(node, 0).node
+            if empty.get("fw_op") != "EmptyTensorList":
+                continue
+            node.in_port(0).disconnect()
+            node["onto_empty_list"] = True
+            if not any(p.is_connected() for p in empty.out_ports().values()):
+                graph.remove_node(empty.id)
 
 
 @translator("tf", "TensorArrayV3")
@@ -247,6 +267,8 @@ def tensor_list_element_shape(node, b):
 
 @translator("tf", "TensorListPushBack")
 def tensor_list_push_back(node, b):
+    if node.get("onto_empty_list"):
+        return [b.Unsqueeze(src(node, 1), i64(0))]
     return [b.Concat(src(node, 0), b.Unsqueeze(src(node, 1), i64(0)), axis=0)]
 
 

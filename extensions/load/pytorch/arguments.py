@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from extensions.load.pytorch.quantized import AVERAGING, requantize_like_input
 from extensions.load.pytorch.schema import is_number_type
 from mo.errors import ConversionError
 from mo.front.translator import translator
@@ -158,6 +159,9 @@ def aten(*names: str) -> Callable:
     def register(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def translate(node: Node, b) -> list:
-            return fn(node, AtenArgs(node, b), b)
+            outputs = fn(node, AtenArgs(node, b), b)
+            if node.get("quant_dtype") and node.fw_op in AVERAGING:
+                outputs = requantize_like_input(node, b, outputs)
+            return outputs
         return translator("pytorch", *names)(translate)
     return register

@@ -16,6 +16,7 @@ from typing import Any
 
 from extensions.load.pytorch.schema import ArgSpec, synthetic
 from mo.errors import InputModelError
+from mo.graph.node import Node
 
 # quantized torch dtype name -> (smallest, largest) integer value
 QUANT_RANGES = {"quint8": (0, 255), "qint8": (-128, 127), "qint32": (-2 ** 31, 2 ** 31 - 1)}
@@ -130,3 +131,36 @@ def expand_packed(kind: str, specs: tuple[ArgSpec, ...], values: list) -> tuple[
             out_specs.append(spec)
             out_values.append(value)
     return tuple(out_specs), out_values
+
+
+# ATen ops whose quantized kernels compute new values (averages, interpolations) and round them
+# onto their input's grid: the float translation is quantized again with the input's parameters
+AVERAGING = frozenset({"aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d",
+                       "aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d", "aten::mean",
+                       "aten::upsample_bilinear2d", "aten::upsample_bicubic2d", "aten::upsample_linear1d",
+                       "aten::upsample_trilinear3d"})
+# ops that move values of a grid without leaving it
+_ON_GRID = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Transpose", "ReLU", "MaxPool"})
+
+
+def input_grid(node) -> Node | None:
+    """The FakeQuantize (constant ranges) that put input 0 of ``node`` on its grid, found through
+    ops that keep values on it; None when there is none."""
+    port = node.in_port(0).get_source() if node.is_in_port_connected(0) else None
+    while port is not None and port.node.op in _ON_GRID:
+        port = port.node.in_port(0).get_source()
+    if port is None or port.node.op != "FakeQuantize":
+        return None
+    fq = port.node
+    return fq if all(fq.in_value(i) is not None for i in (3, 4)) else None
+
+
+def requantize_like_input(node, b, outputs: list) -> list:
+    """The float outputs of a quantized averaging op rounded onto its input's grid, as PyTorch's
+    quantized kernel gives them."""
+    fq = input_grid(node)
+    if fq is None:
+        return outputs
+    low, high = fq.in_port(3).get_source(), fq.in_port(4).get_source()
+    return [y if y is None or y.data.get_dtype() != low.data.get_dtype()
+            else b.FakeQuantize(y, low, high, low, high, levels=int(fq.levels)) for y in outputs]

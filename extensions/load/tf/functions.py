@@ -37,21 +37,26 @@ def split_ref(ref: str) -> tuple[str, int]:
 class TfNode:
     """One TensorFlow operation: its (possibly prefixed) name, op type, data inputs as
     ``node:port`` references, the NodeDef that holds its attributes and the names of the nodes
-    it depends on only by control (kept to tell which nodes are outputs)."""
+    it depends on only by control (kept to tell which nodes are outputs); ``added_inputs``
+    counts the data inputs the loader added after TensorFlow's own (a hash table's contents)."""
 
     name: str
     op: str
     inputs: list[str]
     pb: object
     controls: list[str] = field(default_factory=list)
+    added_inputs: int = 0
 
 
 @dataclass
 class FlatGraph:
-    """Nodes in definition order and aliases (``call:i`` -> the tensor it returns)."""
+    """Nodes in definition order, aliases (``call:i`` -> the tensor it returns) and the calls
+    inlined ({call: (the names of the nodes inlined for it, the call's control inputs)}), which
+    tell what a control dependency on a call, or a call's own, orders."""
 
     nodes: list[TfNode] = field(default_factory=list)
     aliases: dict[str, str] = field(default_factory=dict)
+    calls: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
 
     def resolve(self, ref: str) -> str:
         seen = 0
@@ -216,7 +221,9 @@ class Flattener:
                                       f"which takes {len(args)}.")
             inner_prefix = prefix + nd.name + "/"
             inner_feeds = {f"{a}:0": src for a, src in zip(args, inputs)}
+            start = len(flat.nodes)
             self.flatten(graph_def.node, flat, inner_prefix, inner_feeds, depth + 1)
+            flat.calls[prefix + nd.name] = ([n.name for n in flat.nodes[start:]], controls)
             for i, ref in enumerate(returned_refs(fdef, names)):
                 flat.aliases[f"{prefix}{nd.name}:{i}"] = inner_feeds.get(ref, inner_prefix + ref)
         return flat

@@ -17,8 +17,16 @@ import json
 import os
 
 from extensions.load.tf.attributes import attr_value
-from extensions.load.tf.functions import FlatGraph, Flattener, function_graph_def, returned_refs, split_ref, tensor_ref
-from extensions.load.tf.graph_only import TABLES, saver_nodes, sources_as_inputs, table_contents
+from extensions.load.tf.functions import (
+    FlatGraph,
+    Flattener,
+    function_graph_def,
+    output_arg_sizes,
+    returned_refs,
+    split_ref,
+    tensor_ref,
+)
+from extensions.load.tf.graph_only import fill_tables, saver_nodes, sources_as_inputs
 from extensions.load.tf.tensors import (
     complex_parts_type,
     complex_tensor_to_array,
@@ -26,7 +34,8 @@ from extensions.load.tf.tensors import (
     shape_of,
     tensor_to_array,
 )
-from mo.errors import InputModelError
+from extensions.load.tf.variables import resolve_assigned_variables
+from mo.errors import ConversionError, InputModelError
 from mo.graph.building import mark_complex
 from mo.graph.graph import Graph
 
@@ -35,7 +44,7 @@ BODY_ATTRS = {"While": ("body", "cond"), "StatelessWhile": ("body", "cond"),
               "If": ("then_branch", "else_branch"), "StatelessIf": ("then_branch", "else_branch")}
 # ops that never produce a model output on their own
 NOT_OUTPUTS = frozenset({"NoOp", "Const", "Placeholder", "Assert", "SaveV2", "RestoreV2", "VarHandleOp",
-                         "VariableV2", "AssignVariableOp", "Assign"})
+                         "VariableV2", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "Assign"})
 
 
 def default_outputs(flat: FlatGraph) -> list[str]:
@@ -75,7 +84,7 @@ def check_arity(n) -> None:
     if missing:
         raise InputModelError(f"Node '{n.name}' ({n.op}) lacks its attribute '{missing[0]}', which TensorFlow's "
                               f"{n.op} always has: the model is corrupt.")
-    count = len(n.inputs)
+    count = len(n.inputs) - n.added_inputs
     if count < least or (most is not None and count > most):
         takes = f"at least {least}" if most is None else str(least) if least == most else f"{least} to {most}"
         raise InputModelError(f"Node '{n.name}' ({n.op}) has {count} data inputs where TensorFlow's {n.op} takes "
@@ -127,9 +136,15 @@ class TfGraphBuilder:
         ``inputs`` the order of the model inputs (Placeholder names; default: the nodes')."""
         flat = self.flattener.flatten(node_defs)
         self.input_names = sources_as_inputs(flat)
+        fill_tables(flat)
         outputs = [tensor_ref(o) for o in outputs] if outputs else default_outputs(flat)
         if not outputs:
             raise InputModelError("The model has no outputs (every operation's result is used or is a constant).")
+        unknown_variables = resolve_assigned_variables(flat, outputs, set(self.constants))
+        restored = {var: why for var, why in unknown_variables.items() if var in self.constants}
+        if restored:
+            raise ConversionError("The graph does not tell the value of variable " + "; of ".join(
+                f"'{var}' ({why})" for var, why in sorted(restored.items())) + " when its outputs are computed.")
         if inputs:
             rank = {name: i for i, name in enumerate(inputs)}
             placeholders = sorted((n for n in flat.nodes if n.op == "Placeholder"),
@@ -137,6 +152,8 @@ class TfGraphBuilder:
             flat.nodes = placeholders + [n for n in flat.nodes if n.op != "Placeholder"]
         graph = self.new_graph(is_body=False)
         self._build(graph, flat, outputs, constants=self.constants)
+        if unknown_variables:
+            graph.graph["tf_unknown_variables"] = unknown_variables
         return graph
 
     def build_function(self, fname: str, where: str) -> Graph:
@@ -169,8 +186,6 @@ class TfGraphBuilder:
             if n.name in needed or (n.op == "Placeholder" and n.name not in constants
                                     and not n.name.rpartition("/")[2].startswith(LOWERING_PLACEHOLDER)):
                 ids[n.name] = self._add_node(graph, n, args, constants.get(n.name)).id
-                if n.op in TABLES:
-                    graph.node(ids[n.name])["tf_table"] = table_contents(flat, n.name, by_name)
         for n in flat.nodes:
             if n.name not in ids:
                 continue
@@ -178,6 +193,11 @@ class TfGraphBuilder:
                 src, port = split_ref(flat.resolve(ref))
                 if src not in ids:
                     raise InputModelError(f"Input '{ref}' of node '{n.name}' ({n.op}) is not produced by any node.")
+                count = self._output_count(by_name[src]) if src in by_name else None
+                if count is not None and port >= count:
+                    raise InputModelError(f"Node '{n.name}' ({n.op}) reads output {port} of node '{src}' "
+                                          f"({by_name[src].op}), which has {count} output{'s' * (count != 1)}: the "
+                                          f"model is corrupt.")
                 self._link(graph, ids[src], port, ids[n.name], i)
         for n in flat.nodes:
             pivots = branch_pivots(n, by_name, flat) if n.name in ids else []
@@ -190,8 +210,22 @@ class TfGraphBuilder:
             self._link(graph, ids[src], port, result.id, 0)
             result["tf_output"] = o
             result["tf_declared_output"] = declared[k]
+            named, named_port = split_ref(tensor_ref(declared[k]))
+            if named != src and named in by_name:      # a variable or a ReadVariableOp: its value
+                graph.node(ids[src]).out_port(port).add_tensor_names(
+                    [f"{named}:{named_port}"] + ([named] if named_port == 0 else []))
             if args is not None:
                 result["tf_ret_index"] = k
+
+    def _output_count(self, n) -> int | None:
+        """How many outputs TensorFlow's op (or the library function) of ``n`` gives; None when
+        the op is not known here."""
+        if n.pb is None:
+            return None
+        try:
+            return sum(size for _, size in output_arg_sizes(n.pb, self.op_defs or {}, self.library))
+        except InputModelError:
+            return None
 
     @staticmethod
     def _tie_to_branch(graph: Graph, node, pivots) -> None:

@@ -7,14 +7,12 @@ inference (the translation side is extensions/front/tf/graph_only.py):
 * the checkpoint machinery (``SaveV2``, ``RestoreV2``, ``MergeV2Checkpoints``...) and what depends
   on it are not default outputs of a graph without declared outputs;
 * a hash table filled by ``LookupTableImport(V2)`` / ``InitializeTable(V2)`` /
-  ``LookupTableInsert(V2)`` from constants keeps those keys and values (``tf_table``), which
-  initialisation ops nothing reads would otherwise lose.
+  ``LookupTableInsert(V2)`` reads the keys and values of its fills as data inputs (constants or
+  tensors the graph computes, model inputs among them), which initialisation ops nothing reads
+  would otherwise lose.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from extensions.load.tf.attributes import attr_value
 from extensions.load.tf.functions import FlatGraph, TfNode, split_ref
 from extensions.load.tf.tensors import tensor_to_array
 
@@ -99,24 +97,15 @@ def saver_nodes(flat: FlatGraph) -> set[str]:
     return tainted
 
 
-def table_contents(flat: FlatGraph, table: str, by_name: dict):
-    """(keys, values) of hash table ``table`` when constants fill it (concatenated over its
-    fills, a later key overriding an earlier one as TensorFlow's insert does), else None."""
-    keys, values = [], []
+def fill_tables(flat: FlatGraph) -> None:
+    """Each hash table the graph fills gets the keys and values of its fills as data inputs
+    (keys, values, keys, values... in the order of the graph's nodes, ``added_inputs``); a lookup
+    in it is converted on them (extensions/front/tf/graph_only.py)."""
+    fills: dict[str, list[str]] = {}
     for n in flat.nodes:
-        if n.op not in TABLE_FILLS or not n.inputs or split_ref(flat.resolve(n.inputs[0]))[0] != table:
-            continue
-        arrays = []
-        for ref in n.inputs[1:3]:
-            src = by_name.get(split_ref(flat.resolve(ref))[0])
-            if src is None or src.op != "Const":
-                return None
-            arrays.append(attr_value(src.pb.attr["value"]))
-        keys.append(arrays[0].reshape(-1))
-        values.append(arrays[1].reshape((arrays[0].size,) + arrays[1].shape[arrays[0].ndim:]))
-    if not keys:
-        return None
-    keys, values = np.concatenate(keys), np.concatenate(values)
-    _, last = np.unique(keys[::-1], return_index=True)
-    keep = np.sort(len(keys) - 1 - last)
-    return keys[keep], values[keep]
+        if n.op in TABLE_FILLS and len(n.inputs) >= 3:
+            fills.setdefault(split_ref(flat.resolve(n.inputs[0]))[0], []).extend(n.inputs[1:3])
+    for n in flat.nodes:
+        if n.op in TABLES and n.name in fills and not n.inputs:
+            n.inputs = fills[n.name]
+            n.added_inputs = len(n.inputs)

@@ -92,6 +92,22 @@ def test_multiply_goes_into_convolution_weights_and_bias(factor, bias):
     assert_rewrite(build, FuseMultiplyIntoWeights, expect_ops=expect, rtol=1e-4, atol=1e-5)
 
 
+def test_tensors_scaled_in_place_lose_their_names():
+    """Conv -> Add(bias) -> Multiply: the convolution and the Add now compute the scaled tensors,
+    so their names go and the Multiply's move to the Add."""
+    def build(b):
+        conv = b.Convolution(_image(b), W, strides=[1, 1], pads_begin=[1, 1], pads_end=[1, 1])
+        conv.add_tensor_names(["conv"])
+        biased = b.Add(conv, BIAS)
+        biased.add_tensor_names(["biased"])
+        scaled = b.Multiply(biased, PER_CHANNEL)
+        scaled.add_tensor_names(["scaled"])
+        return scaled
+    g = assert_rewrite(build, FuseMultiplyIntoWeights, expect_ops=["Convolution", "Add"], rtol=1e-4, atol=1e-5)
+    assert g.nodes_by_op("Convolution")[0].out_port(0).get_tensor_names() == []
+    assert g.nodes_by_op("Add")[0].out_port(0).get_tensor_names() == ["scaled"]
+
+
 def test_multiply_goes_into_group_convolution_and_matmul_weights():
     def grouped(b):
         w = RNG.standard_normal((3, 2, 1, 3, 3)).astype(np.float32)
@@ -134,3 +150,22 @@ def test_constant_adds_merge():
 ], ids=["computed", "inner_computed", "shared"])
 def test_adds_that_cannot_merge_stay(build):
     assert_untouched(build, MergeConstantAdds)
+
+
+def test_factors_after_integer_weights_go_into_their_step():
+    """Conv(x, i8 weights * step) -> Divide(c1) -> Add(bias) -> Multiply(c2): the integers stay, the
+    step takes both factors (the fused convolution + BatchNorm of a quantization-aware model)."""
+    rng = np.random.default_rng(2)
+    q = rng.integers(-127, 127, (4, 3, 3, 3)).astype(np.int8)
+    step = (rng.random((4, 1, 1, 1)) * 0.01 + 0.01).astype(np.float32)
+
+    def build(b):
+        x = b.Parameter(shape=(1, 3, 6, 6), element_type="f32")
+        w = b.Multiply(b.Convert(b.const(q), destination_type="f32", foldable=False), b.const(step))
+        y = b.Convolution(x, w, strides=[1, 1], pads_begin=[0, 0], pads_end=[0, 0], dilations=[1, 1])
+        y = b.Divide(y, b.const((rng.random((1, 4, 1, 1)) + 0.5).astype(np.float32)))
+        y = b.Add(y, b.const(rng.standard_normal((1, 4, 1, 1)).astype(np.float32)))
+        return b.Multiply(y, b.const((rng.random((1, 4, 1, 1)) + 0.5).astype(np.float32)))
+
+    graph = assert_rewrite(build, FuseMultiplyIntoWeights, expect_ops=["Convert", "Multiply", "Convolution", "Add"])
+    assert [n.value.dtype for n in graph.nodes_by_op("Const") if n.value.shape == q.shape] == [np.int8]

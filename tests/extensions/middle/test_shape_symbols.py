@@ -127,3 +127,23 @@ def test_flatten_whose_result_takes_other_dims_stays():
     build = _flattened_linear(restore_dims=(1, 0))     # [T, B, 4]: the leading dims are swapped
     g = assert_rewrite(build, [FoldFixedShapeValues, RemoveFlattenAroundMatMul], X3, expect_ops=None)
     assert len(g.nodes_by_op("Reshape")) == 2
+
+
+def test_a_dim_known_to_be_1_broadcasts_where_its_inferred_size_is_lost():
+    """A [1, seq, 8] table built by a Reshape to a computed shape (rotary embeddings in
+    keras-hub's Llama): inference gives [?, ?, ?], the analysis knows its first dim is 1. Multiplied
+    into [batch, seq, 8], the product's batch is the input's, not 1: the Reshape that splits its
+    last dim keeps the batch (it used to be frozen at 1, wrong for every batch but 1)."""
+    def build(b):
+        x = b.Parameter(shape=(-1, -1, 8), element_type="f32", name="x")
+        positions = b.Parameter(shape=(-1, 8), element_type="f32", name="positions")
+        table = b.Reshape(positions, b.Concat(np.array([1], np.int64), _dims_of(b, positions, [0]),
+                                              np.array([8], np.int64), axis=0), special_zero=False)
+        assert table.data.get_shape() == (-1, -1, -1)
+        y = b.Multiply(x, b.Cos(table))
+        return b.Reshape(y, b.Concat(_dims_of(b, y, [0, 1]), np.array([2, 4], np.int64), axis=0), special_zero=False)
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal((3, 5, 8)).astype(np.float32), rng.standard_normal((5, 8)).astype(np.float32)]
+    g = assert_rewrite(build, FoldFixedShapeValues, inputs, expect_ops=["Reshape", "Cos", "Multiply", "Reshape"])
+    split = [r for r in g.nodes_by_op("Reshape") if r.in_port(0).get_source().node.op == "Multiply"][0]
+    assert list(split.in_value(1)) == [0, 0, 2, 4] and split.special_zero

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from tests.utils.graphs import infer_op
+from tests.utils.reference import build_graph, run_reference
 
 
 def test_unfoldable_node_keeps_its_value_unknown():
@@ -30,19 +31,35 @@ def test_fake_quantize_levels_and_bounds():
     assert out.data.get_shape() == (2, -1) and out.data.get_dtype() == "f32"
 
 
+def _fake_quantized(x, *bounds, levels):
+    graph = build_graph(lambda b: b.FakeQuantize(b.Parameter(shape=x.shape, element_type="f32"), *bounds,
+                                                 levels=levels))
+    return run_reference(graph, [x])[0]
+
+
 def test_fake_quantize_matches_torch_per_tensor_and_per_channel():
     x = np.random.default_rng(0).normal(size=(2, 3, 5)).astype(np.float32) * 4
     scale, zp = 0.05, 3
     low, high = np.float32((-128 - zp) * scale), np.float32((127 - zp) * scale)
-    (out,) = infer_op("FakeQuantize", x, low, high, low, high, levels=256)
+    out = _fake_quantized(x, low, high, low, high, levels=256)
     expected = torch.fake_quantize_per_tensor_affine(torch.from_numpy(x), scale, zp, -128, 127).numpy()
-    np.testing.assert_allclose(out.data.get_value(), expected, atol=scale * 1.01)
+    np.testing.assert_allclose(out, expected, atol=scale * 1.01)
     scales = np.array([0.05, 0.1, 0.02], np.float32).reshape(3, 1)
-    (out,) = infer_op("FakeQuantize", x, 0 * scales, 255 * scales, 0 * scales, 255 * scales, levels=256)
+    out = _fake_quantized(x, 0 * scales, 255 * scales, 0 * scales, 255 * scales, levels=256)
     expected = torch.fake_quantize_per_channel_affine(torch.from_numpy(x), torch.from_numpy(scales.reshape(3)),
                                                       torch.zeros(3, dtype=torch.int32), 1, 0, 255).numpy()
-    np.testing.assert_allclose(out.data.get_value(), expected, atol=0.1 * 1.01)
-    assert out.data.get_dtype() == "f32"
+    np.testing.assert_allclose(out, expected, atol=0.1 * 1.01)
+    assert out.dtype == np.float32
+
+
+def test_fake_quantize_of_weights_is_not_folded_small_constants_are():
+    """Constant weights (16 values and more) keep their FakeQuantize for the middle phase to store
+    them as integers; a few constant values fold."""
+    w = np.linspace(-1, 1, 16, dtype=np.float32)
+    (out,) = infer_op("FakeQuantize", w, np.float32(-1), np.float32(1), np.float32(-1), np.float32(1), levels=256)
+    assert out.data.get_value() is None and out.data.get_shape() == (16,)
+    (out,) = infer_op("FakeQuantize", w[:8], np.float32(-1), np.float32(1), np.float32(-1), np.float32(1), levels=256)
+    assert out.data.get_value() is not None
 
 
 def test_fake_quantize_shapes_and_levels():

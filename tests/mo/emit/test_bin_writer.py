@@ -88,3 +88,18 @@ def test_release_pages_leaves_other_memory_alone(tmp_path):
     private[:] = 7
     release_pages(private)
     assert (private == 7).all()
+
+
+def test_strings_are_packed_as_openvino_stores_them():
+    """A string constant: its count, count + 1 offsets and the UTF-8 characters (the layout
+    OpenVINO's own serializer writes; the TensorFlow table tests run such IRs), and an equal one
+    is written once."""
+    value = np.array([["ab", ""], ["é", "xyz"]], object)
+    stream = io.BytesIO()
+    writer = BinWriter(stream)
+    offset, size = writer.add(value, "string")
+    data = stream.getvalue()
+    assert (offset, size) == (0, len(data))
+    assert np.frombuffer(data[:24], np.int32).tolist() == [4, 0, 2, 2, 4, 7]
+    assert data[24:] == "abéxyz".encode()
+    assert writer.add(value.copy(), "string") == (offset, size)

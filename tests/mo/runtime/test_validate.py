@@ -141,6 +141,25 @@ def test_tensorflow_saved_model_with_variables(tmp_path, broken):
         convert_model(str(tmp_path / "sm"), validate=True, extensions=broken, compress_to_fp16=False)
 
 
+def test_keras_export_saved_model_cli(tmp_path, broken):
+    """model.export() (Keras 3) writes a signature that calls the model's function inside another
+    call: its tensors are named differently by mo's reader and by TensorFlow. The outputs are
+    matched by their signature keys (output_0, ...), nothing was cut."""
+    import keras
+    keras.utils.set_random_seed(0)
+    x = keras.Input((6,), name="x")
+    h = keras.layers.Dense(8)(x)
+    model = keras.Model(x, [keras.layers.Dense(3)(h), keras.layers.Dense(2, activation="relu")(h)])
+    saved = str(tmp_path / "exported")
+    model.export(saved, verbose=False)
+    result = run_mo("--saved_model_dir", saved, "--output_dir", str(tmp_path / "ir"), "--validate")
+    assert result.returncode == 0, result.stderr
+    assert _rows(result.stdout) == {"output_0": "PASS", "output_1": "PASS"}
+    failed = run_mo("--saved_model_dir", saved, "--output_dir", str(tmp_path / "bad"), "--validate",
+                    "--extensions", broken)
+    assert failed.returncode == 2 and _rows(failed.stdout) == {"output_0": "PASS", "output_1": "FAIL"}
+
+
 def _torch_module():
     import torch
 

@@ -162,3 +162,21 @@ def test_chained_conds_on_one_predicate(tmp_path, flag):
         return x
     xml = check_tf1(tmp_path, build, [random((2, 3)), np.array(flag)])
     assert ir_op_types(xml).count("If") == 4
+
+
+@pytest.mark.parametrize("pred_shape", [None, []])
+@pytest.mark.parametrize("flag", [True, False])
+def test_switch_on_an_input_of_unknown_rank(tmp_path, pred_shape, flag):
+    """A predicate is a scalar: a model input of unknown rank that is one becomes a rank-0 input
+    (the CPU plugin compiles no input of dynamic rank)."""
+    from tests.utils.runtime import core
+    from tests.utils.tf_models import check_tf1_raw
+
+    def build():
+        x = v1.placeholder(tf.float32, [3, 2], "x")
+        pred = v1.placeholder(tf.bool, pred_shape, "pred")
+        when_false, when_true = tf.raw_ops.Switch(data=x, pred=pred)
+        merged = tf.raw_ops.Merge(inputs=[when_false + 3.0, when_true - 1.0])[0]
+        return [merged + 1.0]
+    xml = check_tf1_raw(tmp_path, build, [random((3, 2)), np.array(flag)])
+    assert core().read_model(xml).inputs[1].get_partial_shape().to_string() == "[]"

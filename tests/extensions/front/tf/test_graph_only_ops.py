@@ -6,7 +6,7 @@ import pytest
 import tensorflow as tf
 
 from tests.utils.runtime import assert_close, run_ir
-from tests.utils.tf_models import convert_pb, random, write_pb
+from tests.utils.tf_models import check_tf1_raw, convert_pb, random, write_pb
 
 v1 = tf.compat.v1
 
@@ -75,29 +75,66 @@ def test_saver_subgraph_is_not_an_output(tmp_path):
     assert_close(run_ir(xml, [x]), [x * 2.0])
 
 
-@pytest.mark.parametrize("key_type, value_type", [(tf.int32, tf.float32), (tf.int64, tf.int32),
-                                                  (tf.int64, tf.int64)])
+def table_values(values: list, value_type):
+    return tf.constant([str(v) for v in values] if value_type == tf.string else values, value_type)
+
+
+@pytest.mark.parametrize("key_type, value_type", [(tf.int32, tf.float32), (tf.int64, tf.int32), (tf.int64, tf.int64),
+                                                  (tf.int32, tf.float64), (tf.int64, tf.string)])
+@pytest.mark.parametrize("query_shape", [(2, 3), ()])
 @pytest.mark.parametrize("version", [1, 2])
-def test_lookup_in_a_constant_table(tmp_path, key_type, value_type, version):
+def test_lookup_in_a_constant_table(tmp_path, key_type, value_type, query_shape, version):
+    """Numeric keys, values of any type a table holds (strings too: the IR carries string
+    constants), a query of any rank."""
     keys, values = [2, 0, 3, -2, 4, 10], [2, 13, -2, 0, 3, 1]
-    query = np.array([[0, 10, 7], [-2, 3, 99]], key_type.as_numpy_dtype)
+    query = np.array([[0, 10, 7], [-2, 3, 99]], key_type.as_numpy_dtype).reshape(-1)[:int(np.prod(query_shape))]
+    query = query.reshape(query_shape)
     table_op = tf.raw_ops.HashTable if version == 1 else tf.raw_ops.HashTableV2
     fill = tf.raw_ops.LookupTableImport if version == 1 else tf.raw_ops.LookupTableImportV2
     find = tf.raw_ops.LookupTableFind if version == 1 else tf.raw_ops.LookupTableFindV2
     size = tf.raw_ops.LookupTableSize if version == 1 else tf.raw_ops.LookupTableSizeV2
 
-    def build(session):
+    def build():
         x = v1.placeholder(key_type, query.shape, name="x")
         table = table_op(key_dtype=key_type, value_dtype=value_type)
-        filled = fill(table_handle=table, keys=tf.constant(keys, key_type), values=tf.constant(values, value_type))
+        filled = fill(table_handle=table, keys=tf.constant(keys, key_type), values=table_values(values, value_type))
         with tf.control_dependencies([filled]):
-            found = find(table_handle=table, keys=x, default_value=tf.constant(-100, value_type), name="found")
-            count = size(table_handle=table, name="count")
-        session.run(filled)
-        return session.run([found, count], {x: query})
-    graph_def, expected = graph_def_of(build)
-    xml = convert_pb(write_pb(graph_def, tmp_path / "model.pb"), tmp_path / "ir", output="found,count")
-    assert_close(run_ir(xml, [query]), expected)
+            found = find(table_handle=table, keys=x, default_value=table_values([-100], value_type)[0])
+            return [found, size(table_handle=table)]
+    check_tf1_raw(tmp_path, build, [query])
+
+
+def test_table_filled_from_model_inputs(tmp_path):
+    """Keys and values the model is given, filled twice: a key filled again takes its last value,
+    and the size counts distinct keys."""
+    def build():
+        query = v1.placeholder(tf.int64, [5], name="query")
+        keys = v1.placeholder(tf.int64, [4], name="keys")
+        values = v1.placeholder(tf.float32, [4], name="values")
+        table = tf.raw_ops.MutableHashTableV2(key_dtype=tf.int64, value_dtype=tf.float32)
+        first = tf.raw_ops.LookupTableInsertV2(table_handle=table, keys=keys, values=values)
+        with tf.control_dependencies([first]):
+            second = tf.raw_ops.LookupTableInsertV2(table_handle=table, keys=tf.constant([7, 8], tf.int64),
+                                                    values=tf.constant([70.0, 80.0]))
+        with tf.control_dependencies([second]):
+            return [tf.raw_ops.LookupTableFindV2(table_handle=table, keys=query, default_value=-1.0),
+                    tf.raw_ops.LookupTableSizeV2(table_handle=table)]
+    check_tf1_raw(tmp_path, build, [np.array([5, 7, 1, 8, 6], np.int64), np.array([5, 7, 5, 6], np.int64),
+                                    np.array([1.0, 2.0, 3.0, 4.0], np.float32)])
+
+
+def test_table_of_string_keys_is_refused(tmp_path):
+    from mo.errors import ConversionError
+
+    def build():
+        x = v1.placeholder(tf.string, [2], name="x")
+        table = tf.raw_ops.HashTableV2(key_dtype=tf.string, value_dtype=tf.int64)
+        filled = tf.raw_ops.LookupTableImportV2(table_handle=table, keys=tf.constant(["a", "b"]),
+                                                values=tf.constant([1, 2], tf.int64))
+        with tf.control_dependencies([filled]):
+            return [tf.raw_ops.LookupTableFindV2(table_handle=table, keys=x, default_value=tf.constant(0, tf.int64))]
+    with pytest.raises(ConversionError, match="keys are strings"):
+        check_tf1_raw(tmp_path, build, [np.array([b"a", b"c"], object)])
 
 
 def test_variables_are_refused_with_one_message(tmp_path):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.utils.tf_models import check_tf, check_tf1, ir_op_types, random
+from tests.utils.tf_models import check_tf, check_tf1, check_tf1_raw, ir_op_types, random
 
 v1 = tf.compat.v1
 W = random((4, 4), seed=1, low=-0.5, high=0.5)
@@ -108,6 +108,25 @@ def test_tensor_list_ops(tmp_path, dtype):
                 tf.raw_ops.TensorListElementShape(input_handle=lst, shape_type=tf.int32),
                 tf.raw_ops.TensorListStack(input_handle=grown, element_shape=shape, element_dtype=x.dtype))
     check_tf(tmp_path, fn, [random((2, 3), dtype)])
+
+
+@pytest.mark.parametrize("element_shape", [-1, [-1, 3], [2, 3]])
+@pytest.mark.parametrize("max_elements", [-1, 5])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_push_back_onto_an_empty_list(tmp_path, element_shape, max_elements, dtype):
+    """The element shape of the pushed tensors, whatever the empty list declares: nothing (-1),
+    part of it or all of it."""
+    def build():
+        x = tf.compat.v1.placeholder(dtype, [2, 3], "x")
+        y = tf.compat.v1.placeholder(dtype, [2, 3], "y")
+        shape = tf.constant(element_shape, tf.int32)
+        empty = tf.raw_ops.EmptyTensorList(element_shape=shape, max_num_elements=max_elements, element_dtype=dtype)
+        first = tf.raw_ops.TensorListPushBack(input_handle=empty, tensor=x)
+        both = tf.raw_ops.TensorListPushBack(input_handle=first, tensor=y)
+        return [tf.raw_ops.TensorListStack(input_handle=both, element_shape=shape, element_dtype=dtype),
+                tf.raw_ops.TensorListLength(input_handle=first)]
+    xml = check_tf1_raw(tmp_path, build, [random((2, 3), dtype), random((2, 3), dtype, seed=1)])
+    assert "ScatterUpdate" not in ir_op_types(xml)
 
 
 def test_tensor_list_reserve_with_known_element_shape(tmp_path):
