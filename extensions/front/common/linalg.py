@@ -20,7 +20,8 @@ def column_loop(b, node, trip, carried: list, invariant: list, step, what: str) 
     body = new_body(b.graph)
     bb = OpBuilder(body, f"{node.name}/{what}")
     k = bb.node("Parameter", shape=(), element_type="i64", name=f"{node.name}/{what}/k")
-    params = [bb.node("Parameter", name=f"{node.name}/{what}/in{i}") for i in range(len(carried) + len(invariant))]
+    params = [bb.node("Parameter", element_type=v.data.get_dtype() or "f32", name=f"{node.name}/{what}/in{i}")
+              for i, v in enumerate(carried + invariant)]
     new = step(bb, k.out_port(0), [p.out_port(0) for p in params[:len(carried)]],
                [p.out_port(0) for p in params[len(carried):]])
     results = [bb.node("Result", bb.const(np.array(True)), name=f"{node.name}/{what}/continue")]
@@ -81,42 +82,49 @@ def householder_qr(b, node, x, rank: int) -> tuple:
 
 
 def lu_loop(b, node, x, rank: int) -> tuple:
-    """(packed L\\U, permutation p with x[p] = L U, sign of p) of [..., N, N] matrices by
-    partial pivoting: for each column k, the row of the largest |A[i, k]| (i >= k, the first
-    among equals) swapped with row k, then the rows below eliminated: A[i, k] becomes l_i =
-    A[i, k] / A[k, k] and A[i, j] -= l_i A[k, j] for j > k (nothing for a zero pivot)."""
+    """(packed L\\U [..., M, N], permutation p [..., M] with x[p] = L U, sign of p, LAPACK pivots
+    [..., K] (0-based: row k swapped with row pivots[k] at step k), K = min(M, N)) of [..., M, N]
+    matrices by partial pivoting: for each column k < K, the row of the largest |A[i, k]| (i >= k,
+    the first among equals) swapped with row k, then the rows below eliminated: A[i, k] becomes
+    l_i = A[i, k] / A[k, k] and A[i, j] -= l_i A[k, j] for j > k (nothing for a zero pivot)."""
     dtype = x.data.get_dtype()
-    n = dim(b, x, rank - 1)
-    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    m, n = dim(b, x, rank - 2), dim(b, x, rank - 1)
+    rows = b.Range(np.int64(0), m, np.int64(1), output_type="i64")
+    cols = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    k_steps = b.Minimum(m, n)
     perm0 = b.Broadcast(rows, dims_slice(b, shape_of(b, x), 0, rank - 1), mode="numpy")
     sign0 = b.Broadcast(typed_const(b, 1, dtype), dims_slice(b, shape_of(b, x), 0, rank - 2), mode="numpy")
     batch = rank - 2
 
     def step(bb, k, carried, invariant):
-        a, perm, sign = carried
-        (rws,) = invariant
+        a, perm, sign, pivots = carried
+        rws, cls = invariant
         zero_, one_ = typed_const(bb, 0, dtype), typed_const(bb, 1, dtype)
         col = bb.Gather(a, k, np.int64(rank - 1))
         score = bb.Select(bb.GreaterEqual(rws, k), bb.Abs(col), typed_const(bb, -1, dtype))
         _, pivot = bb.TopK(score, np.int64(1), axis=-1, mode="max", sort="value", index_element_type="i64",
                            stable=True)
-        order = bb.Select(bb.Equal(rws, k), pivot, bb.Select(bb.Equal(rws, pivot), k, rws))
+        at_k = bb.Equal(rws, k)
+        order = bb.Select(at_k, pivot, bb.Select(bb.Equal(rws, pivot), k, rws))
         a = bb.Gather(a, order, np.int64(rank - 2), batch_dims=batch)
         perm = bb.Gather(perm, order, np.int64(rank - 2), batch_dims=batch)
+        pivots = bb.Select(at_k, pivot, pivots)
         swapped = bb.Squeeze(bb.NotEqual(pivot, k), i64(-1))
         sign = bb.Select(swapped, bb.Negative(sign), sign)
         row_k = bb.Gather(a, k, np.int64(rank - 2))
         col_k = bb.Gather(a, k, np.int64(rank - 1))
         below = bb.Greater(rws, k)
-        head = bb.ReduceSum(bb.Select(bb.Equal(rws, k), col_k, zero_), i64(-1), keep_dims=True)
+        head = bb.ReduceSum(bb.Select(at_k, col_k, zero_), i64(-1), keep_dims=True)
         nonzero = bb.NotEqual(head, zero_)
         factors = bb.Select(bb.LogicalAnd(below, nonzero), bb.Divide(col_k, bb.Select(nonzero, head, one_)), zero_)
-        a = bb.Subtract(a, outer(bb, factors, bb.Select(below, row_k, zero_)))
-        in_column_k = bb.LogicalAnd(bb.Unsqueeze(below, i64(1)), bb.Unsqueeze(bb.Equal(rws, k), i64(0)))
-        return [bb.Select(in_column_k, bb.Unsqueeze(factors, i64(-1)), a), perm, sign]
+        a = bb.Subtract(a, outer(bb, factors, bb.Select(bb.Greater(cls, k), row_k, zero_)))
+        in_column_k = bb.LogicalAnd(bb.Unsqueeze(below, i64(1)), bb.Unsqueeze(bb.Equal(cls, k), i64(0)))
+        return [bb.Select(in_column_k, bb.Unsqueeze(factors, i64(-1)), a), perm, sign, pivots]
 
-    packed, perm, sign = column_loop(b, node, n, [x, perm0, sign0], [rows], step, "elimination")
-    return packed, perm, sign, rows
+    packed, perm, sign, pivots = column_loop(b, node, k_steps, [x, perm0, sign0, perm0], [rows, cols], step,
+                                             "elimination")
+    pivots = b.Slice(pivots, i64(0), b.Unsqueeze(k_steps, i64(0)), i64(1), i64(-1))
+    return packed, perm, sign, pivots, rows
 
 
 def matrix_diagonal(b, packed, rows, dtype):
@@ -137,7 +145,7 @@ def determinant(b, node, x, rank: int):
     empty = _empty_matrices(b, x, rank, 1)
     if empty is not None:
         return empty
-    packed, _, sign, rows = lu_loop(b, node, x, rank)
+    packed, _, sign, _, rows = lu_loop(b, node, x, rank)
     diagonal = matrix_diagonal(b, packed, rows, x.data.get_dtype())
     return b.Multiply(sign, b.ReduceProd(diagonal, i64(-1), keep_dims=False))
 
@@ -148,7 +156,7 @@ def log_determinant(b, node, x, rank: int) -> tuple:
     empty = _empty_matrices(b, x, rank, 1)
     if empty is not None:
         return empty, _empty_matrices(b, x, rank, 0)
-    packed, _, sign, rows = lu_loop(b, node, x, rank)
+    packed, _, sign, _, rows = lu_loop(b, node, x, rank)
     diagonal = matrix_diagonal(b, packed, rows, x.data.get_dtype())
     sign = b.Multiply(sign, b.ReduceProd(b.Sign(diagonal), i64(-1), keep_dims=False))
     return sign, b.ReduceSum(b.Log(b.Abs(diagonal)), i64(-1), keep_dims=False)

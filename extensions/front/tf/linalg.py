@@ -53,7 +53,7 @@ def lu(node, b):
     """Lu(input [..., N, N]): the packed L\\U of partial pivoting (see lu_loop) and the
     permutation p (input[p] = L U) of ``output_idx_type``."""
     x, rank = _square_input(node)
-    packed, perm, _, _ = lu_loop(b, node, x, rank)
+    packed, perm, _, _, _ = lu_loop(b, node, x, rank)
     return [packed, convert(b, perm, TfExtractor.dtype(node, "output_idx_type") or "i32")]
 
 
