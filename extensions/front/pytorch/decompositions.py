@@ -1,10 +1,14 @@
 """ATen matrix decompositions beyond det / QR / Cholesky: the LU family (_lu_with_info,
 linalg_lu_factor[_ex], linalg_lu, lu_unpack, lu_solve, linalg_lu_solve) from the partial-pivoting
-Loop of extensions/front/common/linalg.py, with PyTorch's (LAPACK's) 1-based i32 pivots."""
+Loop of extensions/front/common/linalg.py, with PyTorch's (LAPACK's) 1-based i32 pivots; the
+symmetric eigen-decomposition (linalg_eigh, linalg_eigvalsh) and the SVD (linalg_svdvals,
+linalg_svd, svd) by the Jacobi rotations of extensions/front/common/jacobi.py, and from them
+linalg_matrix_rank, linalg_pinv and pinverse."""
 from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.jacobi import singular_values, svd, symmetric_eigen
 from extensions.front.common.linalg import column_loop, lu_loop
 from extensions.front.pytorch.aten import const, convert, is_float_type
 from extensions.front.pytorch.linalg import solve
@@ -150,3 +154,175 @@ def linalg_lu_solve(node, a, b):
     if a.const("adjoint", False):
         matrix = b.Transpose(matrix, i64(list(range(rank - 2)) + [rank - 1, rank - 2]))
     return [solve(node, b, matrix, a.tensor(2), bool(a.const("left", True)))]
+
+
+# ---------------------------------------------------------------------------- eigen-decomposition, SVD
+
+
+def _swap_last(rank: int):
+    return i64(list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def _is_empty(x) -> bool:
+    """Matrices with a (static) zero dim: their decompositions are empty."""
+    shape = x.data.get_shape()
+    return shape[-1] == 0 or shape[-2] == 0
+
+
+def _empty_values(b, x, rank: int):
+    """[..., 0] values of matrices with a zero dim (the sums over rows, sliced to none)."""
+    return b.Slice(b.ReduceSum(x, i64(rank - 2), keep_dims=False), i64(0), i64(0), i64(1), i64(-1))
+
+
+def _symmetric(b, node, a, what: str):
+    """The symmetric matrices that argument 0's lower (UPLO 'L') or upper ('U') triangle gives."""
+    x, rank = _matrices(node, a, 0, what)
+    return _mirrored(b, x, rank, str(a.const("UPLO", "L")).upper() == "U"), rank
+
+
+def _mirrored(b, x, rank: int, upper: bool = False):
+    """The symmetric matrices of the lower (upper) triangle of x."""
+    n = dim(b, x, rank - 1)
+    rows = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    i, j = b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0))
+    return b.Select(b.LessEqual(i, j) if upper else b.GreaterEqual(i, j), x, b.Transpose(x, _swap_last(rank)))
+
+
+@aten("aten::linalg_eigh", "aten::_linalg_eigh", "aten::linalg_eigvalsh")
+def eigh(node, a, b):
+    """Eigenvalues (ascending) and eigenvectors (columns; their signs are those of the Jacobi
+    rotations, LAPACK's are as arbitrary) of the symmetric matrices of one triangle."""
+    x, rank = _symmetric(b, node, a, node.fw_op[6:])
+    vectors = node.fw_op == "aten::linalg_eigh" or (node.fw_op == "aten::_linalg_eigh" and a.const("compute_v", True))
+    if _is_empty(x):
+        values, v = _empty_values(b, x, rank), x
+    else:
+        values, v = symmetric_eigen(b, node, x, rank, vectors)
+    if node.fw_op == "aten::linalg_eigvalsh":
+        return [values]
+    return [values, v if vectors else b.Broadcast(const(b, 0, x.data.get_dtype()), i64([0]))]
+
+
+@aten("aten::linalg_svdvals")
+def svdvals(node, a, b):
+    """The singular values, descending."""
+    x, rank = _matrices(node, a, 0, "linalg.svdvals")
+    return [_empty_values(b, x, rank) if _is_empty(x) else singular_values(b, node, x, rank)[0]]
+
+
+def _static_sizes(node, x, what: str) -> tuple:
+    shape = x.data.get_shape()
+    if shape[-1] < 0 or shape[-2] < 0:
+        raise ConversionError(f"{what} needs the matrix sizes when converting (input shape {list(shape)}).")
+    return shape[-2], shape[-1]
+
+
+@aten("aten::linalg_svd", "aten::_linalg_svd", "aten::svd")
+def linalg_svd(node, a, b):
+    """(U, S, Vh) (svd: (U, S, V)) by one-sided Jacobi: the reduced factors (full_matrices False,
+    some True), or the full ones of square matrices; without compute_uv, U and V are zeros (svd)
+    or empty (_linalg_svd). The singular vectors' signs are those of the rotations (LAPACK's are
+    as arbitrary)."""
+    x, rank = _matrices(node, a, 0, node.fw_op[6:])
+    m, n = _static_sizes(node, x, node.fw_op[6:])
+    et = x.data.get_dtype()
+    legacy = node.fw_op == "aten::svd"
+    full = not a.const("some", True) if legacy else bool(a.const("full_matrices", node.fw_op == "aten::linalg_svd"))
+    compute_uv = bool(a.const("compute_uv", True))
+    if full and m != n and compute_uv:
+        raise ConversionError(f"The full SVD of {m}x{n} matrices needs the orthogonal complement of the singular "
+                              f"vectors, which is not converted; full_matrices=False (some=True) converts.")
+    if m == 0 or n == 0:
+        batch = dims_slice(b, shape_of(b, x), 0, rank - 2)
+        u = b.Broadcast(const(b, 0, et), b.Concat(batch, i64([m, m if full else 0]), axis=0))
+        v = b.Broadcast(const(b, 0, et), b.Concat(batch, i64([n, n if full else 0]), axis=0))
+        s = _empty_values(b, x, rank)
+    else:
+        u, s, v = svd(b, node, x, rank)
+    if not compute_uv:
+        if not legacy:
+            empty = b.Broadcast(const(b, 0, et), i64([0]))
+            return [empty, s, empty]
+        zeros = lambda size: b.Broadcast(const(b, 0, et), b.Concat(  # noqa: E731
+            dims_slice(b, shape_of(b, x), 0, rank - 2), i64([size, size]), axis=0))
+        return [zeros(m), s, zeros(n)]
+    return [u, s, v if legacy else b.Transpose(v, _swap_last(rank))]
+
+
+def _tolerance(b, a, key, et: str):
+    """A tolerance argument (float or tensor) as a tensor of ``et``, or None."""
+    if not a.has(key) or a.is_none(key):
+        return None
+    port = a.port(key)
+    return convert(b, port, et) if port is not None else const(b, float(a.const(key)), et)
+
+
+def _cutoff(b, a, largest, m: int, n: int, et: str, atol_key, rtol_key):
+    """max(atol, rtol * largest) [..., 1]; rtol defaults to eps * max(M, N) without atol, else 0."""
+    atol = _tolerance(b, a, atol_key, et) if atol_key else None
+    rtol = _tolerance(b, a, rtol_key, et) if rtol_key else None
+    if rtol is None:
+        rtol = const(b, 0.0 if atol is not None else np.finfo(np.float32 if et != "f64" else np.float64).eps
+                     * max(m, n), et)
+    cutoff = b.Multiply(rtol, largest)
+    if atol is not None:
+        cutoff = b.Maximum(atol, cutoff)
+    return b.Unsqueeze(cutoff, i64(-1))
+
+
+def _tolerance_keys(node, a) -> tuple:
+    """(atol, rtol) argument names of the overloads of matrix_rank / pinv."""
+    if a.has("atol") or a.has("rtol"):
+        return "atol", "rtol"
+    if a.has("tol"):
+        return "tol", None
+    return None, "rcond"
+
+
+@aten("aten::linalg_matrix_rank")
+def matrix_rank(node, a, b):
+    """The number of singular values (|eigenvalues| for ``hermitian``) above max(atol, rtol *
+    the largest), as i64."""
+    x, rank = _matrices(node, a, 0, "linalg.matrix_rank")
+    m, n = _static_sizes(node, x, "linalg.matrix_rank")
+    et = x.data.get_dtype()
+    if m == 0 or n == 0:
+        return [b.Broadcast(b.const(np.int64(0)), dims_slice(b, shape_of(b, x), 0, rank - 2))]
+    values = _magnitudes(b, node, a, x, rank)
+    largest = b.ReduceMax(values, i64(-1), keep_dims=False)
+    cutoff = _cutoff(b, a, largest, m, n, et, *_tolerance_keys(node, a))
+    return [b.ReduceSum(convert(b, b.Greater(values, cutoff), "i64"), i64(-1), keep_dims=False)]
+
+
+def _magnitudes(b, node, a, x, rank: int):
+    """The singular values, or for ``hermitian`` the |eigenvalues| of the lower triangle."""
+    if a.const("hermitian", False):
+        values, _ = symmetric_eigen(b, node, _mirrored(b, x, rank), rank, vectors=False)
+        return b.Abs(values)
+    return singular_values(b, node, x, rank)[0]
+
+
+
+
+@aten("aten::linalg_pinv", "aten::pinverse")
+def pinv(node, a, b):
+    """The pseudo-inverse V diag(1 / s) U^T over the singular values s above max(atol, rtol *
+    the largest) (``hermitian``: V diag(1 / w) V^T over the eigenvalues w of the lower triangle
+    with |w| above it)."""
+    x, rank = _matrices(node, a, 0, node.fw_op[6:])
+    m, n = _static_sizes(node, x, node.fw_op[6:])
+    et = x.data.get_dtype()
+    if m == 0 or n == 0:
+        return [b.Transpose(x, _swap_last(rank))]
+    keys = _tolerance_keys(node, a)
+    zero = const(b, 0, et)
+    if a.const("hermitian", False):
+        w, v = symmetric_eigen(b, node, _mirrored(b, x, rank), rank)
+        magnitudes = b.Abs(w)
+        kept = b.Greater(magnitudes, _cutoff(b, a, b.ReduceMax(magnitudes, i64(-1), keep_dims=False), m, n, et, *keys))
+        inverse = b.Select(kept, b.Divide(const(b, 1, et), b.Select(kept, w, const(b, 1, et))), zero)
+        return [b.MatMul(b.Multiply(v, b.Unsqueeze(inverse, i64(-2))), v, transpose_b=True)]
+    u, s, v = svd(b, node, x, rank)
+    kept = b.Greater(s, _cutoff(b, a, b.ReduceMax(s, i64(-1), keep_dims=False), m, n, et, *keys))
+    inverse = b.Select(kept, b.Divide(const(b, 1, et), b.Select(kept, s, const(b, 1, et))), zero)
+    return [b.MatMul(b.Multiply(v, b.Unsqueeze(inverse, i64(-2))), u, transpose_b=True)]

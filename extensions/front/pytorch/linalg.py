@@ -1,11 +1,13 @@
 """ATen linear algebra: cross products (cross, linalg_cross), matrix inverses (inverse,
-linalg_inv as Inverse-14), vector and matrix norms (linalg_norm, linalg_matrix_norm), and the
+linalg_inv as Inverse-14), vector and matrix norms (linalg_norm, linalg_matrix_norm; the spectral
+and nuclear ones from Jacobi singular values), the condition number (linalg_cond), and the
 distances cdist / _cdist_forward and pairwise_distance, determinants (det, slogdet, logdet) and QR
 from the decompositions of extensions/front/common/linalg.py: their translators."""
 from __future__ import annotations
 
 import numpy as np
 
+from extensions.front.common.jacobi import singular_values
 from extensions.front.common.linalg import column_loop, determinant, householder_qr, log_determinant
 from extensions.front.pytorch.aten import const, convert, is_float_type, promoted
 from extensions.front.pytorch.reductions import p_norm
@@ -14,7 +16,7 @@ from mo.errors import ConversionError
 from mo.graph.building import dim, i64, norm_axis, rank_of
 from mo.utils.shape import broadcast_shapes
 
-# orders of a matrix norm that need singular values (OpenVINO has no SVD)
+# orders of a matrix norm that need singular values (one-sided Jacobi, extensions/front/common/jacobi.py)
 SINGULAR_VALUE_ORDERS = ("nuc", 2.0, -2.0)
 
 
@@ -76,15 +78,27 @@ def _order(value) -> str | float:
     return value if isinstance(value, str) else float(value)
 
 
-def matrix_norm(b, x, order: str | float, axes: list[int], keep: bool):
-    """The ``order`` norm of the matrices in ``axes`` (rows, columns): 'fro', or the largest
-    (smallest) absolute column sum (1 / -1) or row sum (inf / -inf). The spectral (2, -2) and
-    nuclear norms need singular values, which OpenVINO cannot compute: they are refused."""
+def singular_value_norm(b, node, x, order: str | float, axes: list[int], keep: bool):
+    """The nuclear (sum), spectral (2: largest) or -2 (smallest) norm from the singular values of
+    the matrices in ``axes``, moved to the end."""
+    rank = rank_of(x, node)
+    moved = [d for d in range(rank) if d not in axes] + list(axes)
+    if moved != list(range(rank)):
+        x = b.Transpose(x, i64(moved))
+    values, _ = singular_values(b, node, x, rank)
+    reduce = {"nuc": "ReduceSum", 2.0: "ReduceMax", -2.0: "ReduceMin"}[order]
+    y = b.op(reduce, values, i64(-1), keep_dims=False)
+    return b.Unsqueeze(y, i64(sorted(axes))) if keep else y
+
+
+def matrix_norm(b, node, x, order: str | float, axes: list[int], keep: bool):
+    """The ``order`` norm of the matrices in ``axes`` (rows, columns): 'fro', the largest
+    (smallest) absolute column sum (1 / -1) or row sum (inf / -inf), or from the singular values
+    ('nuc', 2, -2)."""
     if order == "fro":
         return b.ReduceL2(x, i64(axes), keep_dims=keep)
     if order in SINGULAR_VALUE_ORDERS:
-        raise ConversionError(f"The matrix norm of ord={order!r} needs singular values, which OpenVINO has no "
-                              f"operation for; the orders 'fro', 1, -1, inf and -inf convert.")
+        return singular_value_norm(b, node, x, order, axes, keep)
     if order not in (1.0, -1.0, np.inf, -np.inf):
         raise ConversionError(f"ord={order!r} is not a matrix norm (PyTorch takes 'fro', 'nuc', 1, -1, 2, -2, inf, "
                               f"-inf).")
@@ -126,7 +140,7 @@ def linalg_norm(node, a, b):
         if isinstance(order, str):
             raise ConversionError(f"ord={order!r} is a matrix norm; it needs two dims.")
         return [p_norm(b, x, float(order), [norm_axis(dims[0], rank, node)], keep)]
-    return [matrix_norm(b, x, _order(order), _matrix_axes(node, dims, rank), keep)]
+    return [matrix_norm(b, node, x, _order(order), _matrix_axes(node, dims, rank), keep)]
 
 
 @aten("aten::linalg_matrix_norm")
@@ -134,7 +148,7 @@ def linalg_matrix_norm(node, a, b):
     """linalg_matrix_norm(input, ord='fro', dim=(-2, -1), keepdim, dtype)."""
     x = _norm_input(a, b)
     dims = a.const("dim", [-2, -1])
-    return [matrix_norm(b, x, _order(a.const("ord", "fro")), _matrix_axes(node, list(np.atleast_1d(dims)),
+    return [matrix_norm(b, node, x, _order(a.const("ord", "fro")), _matrix_axes(node, list(np.atleast_1d(dims)),
                                                                             rank_of(x, node)),
                         bool(a.const("keepdim", False)))]
 
@@ -497,14 +511,16 @@ def vecdot(node, a, b):
 
 @aten("aten::linalg_cond")
 def cond(node, a, b):
-    """linalg_cond(A, p): ||A|| ||inverse(A)|| in the matrix norm p ('fro', 1, -1, inf, -inf);
-    p None, 2, -2 and 'nuc' need singular values, which OpenVINO has no operation for."""
+    """linalg_cond(A, p): the ratio of the largest and smallest singular values (p None or 2; -2
+    its inverse), else ||A|| ||inverse(A)|| in the matrix norm p ('fro', 'nuc', 1, -1, inf, -inf)."""
     x = _matrix_args(node, a, "linalg.cond")
     order = a.const("p", None)
-    if order is None:
-        order = 2.0
-    order = _order(order)
+    order = 2.0 if order is None else _order(order)
     rank = rank_of(x, node)
+    if order in (2.0, -2.0):
+        values, _ = singular_values(b, node, x, rank)
+        largest, smallest = (b.op(r, values, i64(-1), keep_dims=False) for r in ("ReduceMax", "ReduceMin"))
+        return [b.Divide(largest, smallest) if order > 0 else b.Divide(smallest, largest)]
     axes = [rank - 2, rank - 1]
-    return [b.Multiply(matrix_norm(b, x, order, axes, False),
-                       matrix_norm(b, b.Inverse(x, adjoint=False), order, axes, False))]
+    return [b.Multiply(matrix_norm(b, node, x, order, axes, False),
+                       matrix_norm(b, node, b.Inverse(x, adjoint=False), order, axes, False))]

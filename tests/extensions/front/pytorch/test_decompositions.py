@@ -23,3 +23,33 @@ def test_lu(path, tmp_path):
     x = torch.randn(2, 3, 4, 5)
     x[1, 2, :, 0] = 0
     check_module(LU(), (x, torch.randn(2, 3, 4, 2)), tmp_path, path, rtol=1e-3, atol=1e-4)
+
+
+class Eigen(torch.nn.Module):
+    """eigh (vectors compared through |V| and V diag(w) V^T: their signs are arbitrary), eigvalsh
+    of the upper triangle, matrix_rank and pinv (hermitian too) on batches."""
+
+    def forward(self, x):
+        w, v = torch.linalg.eigh(x)
+        return w, v.abs(), v @ torch.diag_embed(w) @ v.mT, torch.linalg.eigvalsh(x.triu(), UPLO="U"), \
+            torch.linalg.matrix_rank(x, hermitian=True), torch.linalg.pinv(x, hermitian=True)
+
+
+class SVD(torch.nn.Module):
+    """svdvals, svd (vectors through |U|, |V| and U diag(S) Vh), matrix_rank, pinv, cond of tall
+    and wide batches."""
+
+    def forward(self, x):
+        u, s, vh = torch.linalg.svd(x, full_matrices=False)
+        low = x[..., :2] @ x[..., :2].mT
+        return torch.linalg.svdvals(x), torch.linalg.svdvals(x.mT), u.abs(), s, vh.abs(), \
+            u @ torch.diag_embed(s) @ vh, torch.linalg.matrix_rank(x), \
+            torch.linalg.matrix_rank(low), torch.linalg.pinv(x.mT), torch.linalg.pinv(low), \
+            torch.pinverse(x[..., :3]), torch.linalg.cond(x[..., :3]), torch.linalg.matrix_norm(x, "nuc")
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_eigen_and_svd(path, tmp_path):
+    m = torch.randn(2, 3, 4, 4)
+    check_module(Eigen(), (m + m.mT,), tmp_path, path, rtol=1e-3, atol=1e-4)
+    check_module(SVD(), (torch.randn(2, 3, 5),), tmp_path, path, rtol=1e-3, atol=1e-4)

@@ -3,8 +3,6 @@ through each capture path."""
 import pytest
 import torch
 
-from mo import convert_model
-from mo.errors import ConversionError
 from tests.utils.torch_models import PATHS, check_module
 
 torch.manual_seed(0)
@@ -92,10 +90,10 @@ class MatrixNorm(torch.nn.Module):
 
 
 @pytest.mark.parametrize("order", ["nuc", 2, -2])
-def test_singular_value_norms_refused(order, tmp_path):
-    """The spectral and nuclear norms need an SVD, which OpenVINO has no operation for."""
-    with pytest.raises(ConversionError, match="needs singular values"):
-        convert_model(input_model=MatrixNorm(order), example_input=(torch.randn(3, 3),), output_dir=str(tmp_path))
+def test_singular_value_norms(order, tmp_path):
+    """The spectral and nuclear norms from the Jacobi singular values, of wide and tall matrices."""
+    check_module(MatrixNorm(order), (torch.randn(2, 3, 5),), tmp_path, "trace", rtol=1e-3, atol=1e-4)
+    check_module(MatrixNorm(order), (torch.randn(4, 3),), tmp_path, "export", rtol=1e-3, atol=1e-4)
 
 
 class Determinants(torch.nn.Module):
