@@ -81,6 +81,69 @@ def householder_qr(b, node, x, rank: int) -> tuple:
     return q, r, p
 
 
+def householder_packed(b, node, x, rank: int) -> tuple:
+    """LAPACK's compact QR (geqrf) of [..., M, N] matrices: (R on and above the diagonal with the
+    Householder vectors v_k below it (v_k[k] = 1 implied), tau [..., K], K = min(M, N)) with
+    H_k = I - tau_k v_k v_k^T, as householder_qr reflects (tau_k = (beta - c0) / beta, v_k =
+    A[k:, k] / (c0 - beta) below the pivot; tau_k 0 where A[k+1:, k] is 0)."""
+    dtype = x.data.get_dtype()
+    m, n = dim(b, x, rank - 2), dim(b, x, rank - 1)
+    p = b.Minimum(m, n)
+    rows = b.Range(np.int64(0), m, np.int64(1), output_type="i64")
+    cols = b.Range(np.int64(0), n, np.int64(1), output_type="i64")
+    positions = b.Range(np.int64(0), p, np.int64(1), output_type="i64")
+    taus0 = b.Broadcast(typed_const(b, 0, dtype), b.Concat(dims_slice(b, shape_of(b, x), 0, rank - 2),
+                                                           b.Unsqueeze(p, i64(0)), axis=0))
+    tiny = np.finfo(np_dtype(dtype)).tiny
+
+    def step(bb, k, carried, invariant):
+        a, taus = carried
+        rws, cls, pos = invariant
+        zero_, one_ = typed_const(bb, 0, dtype), typed_const(bb, 1, dtype)
+        col = bb.Gather(a, k, np.int64(rank - 1))
+        at_k, below = bb.Equal(rws, k), bb.Greater(rws, k)
+        c0 = bb.ReduceSum(bb.Select(at_k, col, zero_), i64(-1), keep_dims=True)
+        tail = bb.Select(below, col, zero_)
+        tail_sq = bb.ReduceSum(bb.Multiply(tail, tail), i64(-1), keep_dims=True)
+        norm = bb.Sqrt(bb.Add(bb.Multiply(c0, c0), tail_sq))
+        flat = bb.LessEqual(tail_sq, typed_const(bb, tiny, dtype))
+        beta = bb.Select(flat, c0, bb.Select(bb.GreaterEqual(c0, zero_), bb.Negative(norm), norm))
+        tau = bb.Select(flat, zero_, bb.Divide(bb.Subtract(beta, c0), bb.Select(flat, one_, beta)))
+        v = bb.Select(below, bb.Divide(col, bb.Select(flat, one_, bb.Subtract(c0, beta))), bb.Select(at_k, one_, zero_))
+        reflected = bb.Select(bb.Greater(cls, k), bb.Squeeze(bb.MatMul(bb.Unsqueeze(v, i64(-2)), a), i64(-2)), zero_)
+        a = bb.Subtract(a, outer(bb, bb.Multiply(v, tau), reflected))      # the columns j > k (j < k hold v_j)
+        column_k = bb.Unsqueeze(bb.Equal(cls, k), i64(0))
+        a = bb.Select(column_k, bb.Unsqueeze(bb.Select(below, v, bb.Select(at_k, beta, col)), i64(-1)), a)
+        return [a, bb.Select(bb.Equal(pos, k), tau, taus)]
+
+    packed, taus = column_loop(b, node, p, [x, taus0], [rows, cols, positions], step, "householder")
+    return packed, taus
+
+
+def householder_matrix(b, node, reflectors, taus, rank: int):
+    """Q = H_0 H_1 ... H_{K-1} [..., M, M] of Householder vectors below the diagonal of
+    reflectors [..., M, N] (v_k[k] = 1 implied) and tau [..., K], H_k = I - tau_k v_k v_k^T."""
+    dtype = reflectors.data.get_dtype()
+    m = dim(b, reflectors, rank - 2)
+    rows = b.Range(np.int64(0), m, np.int64(1), output_type="i64")
+    eye = b.Select(b.Equal(b.Unsqueeze(rows, i64(1)), b.Unsqueeze(rows, i64(0))), typed_const(b, 1, dtype),
+                   typed_const(b, 0, dtype))
+    q0 = b.Broadcast(eye, b.Concat(dims_slice(b, shape_of(b, reflectors), 0, rank - 2), b.Unsqueeze(m, i64(0)),
+                                   b.Unsqueeze(m, i64(0)), axis=0), mode="numpy")
+
+    def step(bb, k, carried, invariant):
+        (q,), (vectors, tau, rws) = carried, invariant
+        zero_ = typed_const(bb, 0, dtype)
+        col = bb.Gather(vectors, k, np.int64(rank - 1))
+        v = bb.Select(bb.Greater(rws, k), col, bb.Select(bb.Equal(rws, k), typed_const(bb, 1, dtype), zero_))
+        tau_k = bb.Gather(tau, bb.Unsqueeze(k, i64(0)), np.int64(rank - 2))              # [..., 1]
+        qv = bb.Squeeze(bb.MatMul(q, bb.Unsqueeze(v, i64(-1))), i64(-1))
+        return [bb.Subtract(q, outer(bb, bb.Multiply(qv, tau_k), v))]
+
+    (q,) = column_loop(b, node, dim(b, taus, rank - 2), [q0], [reflectors, taus, rows], step, "reflections")
+    return q
+
+
 def lu_loop(b, node, x, rank: int) -> tuple:
     """(packed L\\U [..., M, N], permutation p [..., M] with x[p] = L U, sign of p, LAPACK pivots
     [..., K] (0-based: row k swapped with row pivots[k] at step k), K = min(M, N)) of [..., M, N]

@@ -3,13 +3,14 @@ linalg_lu_factor[_ex], linalg_lu, lu_unpack, lu_solve, linalg_lu_solve) from the
 Loop of extensions/front/common/linalg.py, with PyTorch's (LAPACK's) 1-based i32 pivots; the
 symmetric eigen-decomposition (linalg_eigh, linalg_eigvalsh) and the SVD (linalg_svdvals,
 linalg_svd, svd) by the Jacobi rotations of extensions/front/common/jacobi.py, and from them
-linalg_matrix_rank, linalg_pinv and pinverse."""
+linalg_matrix_rank, linalg_pinv and pinverse; LAPACK's compact QR (geqrf) and the products of its
+Householder reflections (linalg_householder_product, ormqr)."""
 from __future__ import annotations
 
 import numpy as np
 
 from extensions.front.common.jacobi import singular_values, svd, symmetric_eigen
-from extensions.front.common.linalg import column_loop, lu_loop
+from extensions.front.common.linalg import column_loop, householder_matrix, householder_packed, lu_loop
 from extensions.front.pytorch.aten import const, convert, is_float_type
 from extensions.front.pytorch.linalg import solve
 from extensions.load.pytorch.arguments import aten
@@ -326,3 +327,34 @@ def pinv(node, a, b):
     kept = b.Greater(s, _cutoff(b, a, b.ReduceMax(s, i64(-1), keep_dims=False), m, n, et, *keys))
     inverse = b.Select(kept, b.Divide(const(b, 1, et), b.Select(kept, s, const(b, 1, et))), zero)
     return [b.MatMul(b.Multiply(v, b.Unsqueeze(inverse, i64(-2))), u, transpose_b=True)]
+
+
+# ---------------------------------------------------------------------------- Householder reflections
+
+
+@aten("aten::geqrf")
+def geqrf(node, a, b):
+    """(R with the Householder vectors below its diagonal, tau), as LAPACK's geqrf gives them."""
+    x, rank = _matrices(node, a, 0, "geqrf")
+    if _is_empty(x):
+        return [x, _empty_values(b, x, rank)]
+    return list(householder_packed(b, node, x, rank))
+
+
+@aten("aten::linalg_householder_product")
+def householder_product(node, a, b):
+    """The first N columns of H_0 ... H_{K-1} of the reflectors [..., M, N] and tau [..., K]."""
+    x, rank = _matrices(node, a, 0, "linalg.householder_product")
+    q = householder_matrix(b, node, x, a.tensor(1), rank)
+    return [b.Slice(q, i64(0), b.Unsqueeze(dim(b, x, rank - 1), i64(0)), i64(1), i64(rank - 1))]
+
+
+@aten("aten::ormqr")
+def ormqr(node, a, b):
+    """ormqr(A, tau, C, left, transpose): Q C, Q^T C, C Q or C Q^T with Q = H_0 ... H_{K-1}."""
+    x, rank = _matrices(node, a, 0, "ormqr")
+    q = householder_matrix(b, node, x, a.tensor(1), rank)
+    transpose, other = bool(a.const("transpose", False)), a.tensor(2)
+    if a.const("left", True):
+        return [b.MatMul(q, other, transpose_a=transpose)]
+    return [b.MatMul(other, q, transpose_b=transpose)]

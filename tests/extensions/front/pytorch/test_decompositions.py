@@ -53,3 +53,17 @@ def test_eigen_and_svd(path, tmp_path):
     m = torch.randn(2, 3, 4, 4)
     check_module(Eigen(), (m + m.mT,), tmp_path, path, rtol=1e-3, atol=1e-4)
     check_module(SVD(), (torch.randn(2, 3, 5),), tmp_path, path, rtol=1e-3, atol=1e-4)
+
+
+class Householder(torch.nn.Module):
+    """geqrf of a batch and the products of its reflections."""
+
+    def forward(self, x, c):
+        packed, tau = torch.geqrf(x)
+        return packed, tau, torch.linalg.householder_product(packed, tau), \
+            torch.ormqr(packed, tau, c, left=True, transpose=True), torch.geqrf(x.mT)[0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_householder(path, tmp_path):
+    check_module(Householder(), (torch.randn(2, 4, 3), torch.randn(2, 4, 2)), tmp_path, path, rtol=1e-3, atol=1e-4)
