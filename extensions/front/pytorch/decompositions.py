@@ -3,7 +3,7 @@ linalg_lu_factor[_ex], linalg_lu, lu_unpack, lu_solve, linalg_lu_solve) from the
 Loop of extensions/front/common/linalg.py, with PyTorch's (LAPACK's) 1-based i32 pivots; the
 symmetric eigen-decomposition (linalg_eigh, linalg_eigvalsh) and the SVD (linalg_svdvals,
 linalg_svd, svd) by the Jacobi rotations of extensions/front/common/jacobi.py, and from them
-linalg_matrix_rank, linalg_pinv and pinverse; LAPACK's compact QR (geqrf) and the products of its
+linalg_matrix_rank, linalg_pinv, pinverse and linalg_lstsq; LAPACK's compact QR (geqrf) and the products of its
 Householder reflections (linalg_householder_product, ormqr)."""
 from __future__ import annotations
 
@@ -316,17 +316,21 @@ def pinv(node, a, b):
     if m == 0 or n == 0:
         return [b.Transpose(x, _swap_last(rank))]
     keys = _tolerance_keys(node, a)
-    zero = const(b, 0, et)
     if a.const("hermitian", False):
         w, v = symmetric_eigen(b, node, _mirrored(b, x, rank), rank)
         magnitudes = b.Abs(w)
         kept = b.Greater(magnitudes, _cutoff(b, a, b.ReduceMax(magnitudes, i64(-1), keep_dims=False), m, n, et, *keys))
-        inverse = b.Select(kept, b.Divide(const(b, 1, et), b.Select(kept, w, const(b, 1, et))), zero)
-        return [b.MatMul(b.Multiply(v, b.Unsqueeze(inverse, i64(-2))), v, transpose_b=True)]
+        return [_pseudo_inverse(b, v, w, v, kept)]
     u, s, v = svd(b, node, x, rank)
     kept = b.Greater(s, _cutoff(b, a, b.ReduceMax(s, i64(-1), keep_dims=False), m, n, et, *keys))
-    inverse = b.Select(kept, b.Divide(const(b, 1, et), b.Select(kept, s, const(b, 1, et))), zero)
-    return [b.MatMul(b.Multiply(v, b.Unsqueeze(inverse, i64(-2))), u, transpose_b=True)]
+    return [_pseudo_inverse(b, u, s, v, kept)]
+
+
+def _pseudo_inverse(b, u, s, v, kept):
+    """V diag(1 / s) U^T over the singular values ``kept``."""
+    et = s.data.get_dtype()
+    inverse = b.Select(kept, b.Divide(const(b, 1, et), b.Select(kept, s, const(b, 1, et))), const(b, 0, et))
+    return b.MatMul(b.Multiply(v, b.Unsqueeze(inverse, i64(-2))), u, transpose_b=True)
 
 
 # ---------------------------------------------------------------------------- Householder reflections
@@ -358,3 +362,35 @@ def ormqr(node, a, b):
     if a.const("left", True):
         return [b.MatMul(q, other, transpose_a=transpose)]
     return [b.MatMul(other, q, transpose_b=transpose)]
+
+
+@aten("aten::linalg_lstsq")
+def lstsq(node, a, b):
+    """linalg_lstsq(A [..., M, N], B [..., M, K], rcond, driver): (the minimum-norm least-squares
+    solution pinv(A) B over the singular values above rcond * the largest (rcond default eps *
+    max(M, N)), the squared residuals per column (M > N, drivers other than gelsy, every matrix of
+    full rank: else empty), the rank (not for gels: empty), the singular values (gelsd, gelss;
+    else empty)) as LAPACK's drivers give them."""
+    x, rank = _matrices(node, a, 0, "linalg.lstsq")
+    m, n = _static_sizes(node, x, "linalg.lstsq")
+    if m == 0 or n == 0:
+        raise ConversionError("linalg.lstsq of empty matrices is not converted.")
+    et = x.data.get_dtype()
+    rhs = a.tensor(1)
+    driver = a.const("driver", None) or "gelsy"
+    rcond = a.const("rcond", None)
+    rcond = np.finfo(np.float64 if et == "f64" else np.float32).eps * max(m, n) if rcond is None else float(rcond)
+    u, s, v = svd(b, node, x, rank)
+    kept = b.Greater(s, b.Unsqueeze(b.Multiply(b.ReduceMax(s, i64(-1), keep_dims=False), const(b, rcond, et)), i64(-1)))
+    solution = b.MatMul(_pseudo_inverse(b, u, s, v, kept), rhs)
+    empty = b.Broadcast(const(b, 0, et), i64([0]))
+    full_rank = b.ReduceSum(convert(b, kept, "i64"), i64(-1), keep_dims=False)
+    residuals = empty
+    if m > n and driver != "gelsy":
+        error = b.Subtract(b.MatMul(x, solution), rhs)
+        squares = b.ReduceSum(b.Multiply(error, error), i64(-2), keep_dims=False)
+        everywhere = b.ReduceMin(b.Reshape(full_rank, i64([-1]), special_zero=False), i64(0), keep_dims=False)
+        count = b.Select(b.Equal(everywhere, np.int64(n)), dim(b, squares, rank - 2), np.int64(0))
+        residuals = b.Slice(squares, i64(0), b.Unsqueeze(count, i64(0)), i64(1), i64(-1))
+    ranks = b.Broadcast(b.const(np.int64(0)), i64([0])) if driver == "gels" else full_rank
+    return [solution, residuals, ranks, s if driver in ("gelsd", "gelss") else empty]

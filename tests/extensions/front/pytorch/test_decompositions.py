@@ -67,3 +67,13 @@ class Householder(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_householder(path, tmp_path):
     check_module(Householder(), (torch.randn(2, 4, 3), torch.randn(2, 4, 2)), tmp_path, path, rtol=1e-3, atol=1e-4)
+
+
+class Lstsq(torch.nn.Module):
+    def forward(self, a, rhs):
+        return *torch.linalg.lstsq(a, rhs, driver="gelsd"), torch.linalg.lstsq(a.mT, rhs[..., :3, :]).solution
+
+
+def test_lstsq(tmp_path):
+    """Least squares of tall (residuals, rank, singular values) and wide (minimum norm) batches."""
+    check_module(Lstsq(), (torch.randn(2, 5, 3), torch.randn(2, 5, 2)), tmp_path, "trace", rtol=1e-3, atol=1e-4)
