@@ -4,12 +4,14 @@ Loop of extensions/front/common/linalg.py, with PyTorch's (LAPACK's) 1-based i32
 symmetric eigen-decomposition (linalg_eigh, linalg_eigvalsh) and the SVD (linalg_svdvals,
 linalg_svd, svd) by the Jacobi rotations of extensions/front/common/jacobi.py, and from them
 linalg_matrix_rank, linalg_pinv, pinverse and linalg_lstsq; LAPACK's compact QR (geqrf) and the products of its
-Householder reflections (linalg_householder_product, ormqr)."""
+Householder reflections (linalg_householder_product, ormqr); the Bunch-Kaufman LDL^T
+(linalg_ldl_factor[_ex], linalg_ldl_solve) of extensions/front/common/ldl.py."""
 from __future__ import annotations
 
 import numpy as np
 
 from extensions.front.common.jacobi import singular_values, svd, symmetric_eigen
+from extensions.front.common.ldl import ldl_factor, ldl_product
 from extensions.front.common.linalg import column_loop, householder_matrix, householder_packed, lu_loop
 from extensions.front.pytorch.aten import const, convert, is_float_type
 from extensions.front.pytorch.linalg import solve
@@ -394,3 +396,27 @@ def lstsq(node, a, b):
         residuals = b.Slice(squares, i64(0), b.Unsqueeze(count, i64(0)), i64(1), i64(-1))
     ranks = b.Broadcast(b.const(np.int64(0)), i64([0])) if driver == "gels" else full_rank
     return [solution, residuals, ranks, s if driver in ("gelsd", "gelss") else empty]
+
+
+# ---------------------------------------------------------------------------- LDL^T
+
+
+@aten("aten::linalg_ldl_factor", "aten::linalg_ldl_factor_ex")
+def ldl(node, a, b):
+    """(LD, pivots (i32, LAPACK's)[, info]) of the symmetric matrices of the lower triangle."""
+    x, rank = _matrices(node, a, 0, node.fw_op[6:])
+    if _is_empty(x):
+        batch = dims_slice(b, shape_of(b, x), 0, rank - 2)
+        outputs = [x, b.Broadcast(b.const(np.int32(0)), dims_slice(b, shape_of(b, x), 0, rank - 1)),
+                   b.Broadcast(b.const(np.int32(0)), batch)]
+    else:
+        ld, pivots, info = ldl_factor(b, node, _mirrored(b, x, rank), rank)
+        outputs = [ld, convert(b, pivots, "i32"), convert(b, info, "i32")]
+    return outputs if node.fw_op.endswith("_ex") else outputs[:2]
+
+
+@aten("aten::linalg_ldl_solve")
+def ldl_solve(node, a, b):
+    """X with A X = B, A = M D M^T rebuilt from its LDL^T factorisation and inverted."""
+    ld, rank = _matrices(node, a, 0, "linalg.ldl_solve")
+    return [b.MatMul(b.Inverse(ldl_product(b, node, ld, a.tensor(1), rank), adjoint=False), a.tensor(2))]

@@ -77,3 +77,22 @@ class Lstsq(torch.nn.Module):
 def test_lstsq(tmp_path):
     """Least squares of tall (residuals, rank, singular values) and wide (minimum norm) batches."""
     check_module(Lstsq(), (torch.randn(2, 5, 3), torch.randn(2, 5, 2)), tmp_path, "trace", rtol=1e-3, atol=1e-4)
+
+
+class LDL(torch.nn.Module):
+    def forward(self, x, rhs):
+        ld, pivots, info = torch.linalg.ldl_factor_ex(x)
+        return ld, pivots, info, torch.linalg.ldl_solve(ld[:3], pivots[:3], rhs[:3])  # x[3] is singular
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_ldl(path, tmp_path):
+    """Bunch-Kaufman pivoting of indefinite matrices (1x1 and 2x2 pivots, swaps; a zero column: info)."""
+    m = torch.randn(4, 6, 6)
+    x = m + m.mT
+    x[0].fill_diagonal_(0)
+    x[3, 2, :] = 0
+    x[3, :, 2] = 0
+    pivots = torch.linalg.ldl_factor(x[:3])[1]
+    assert (pivots < 0).any() and (pivots != torch.arange(1, 7, dtype=torch.int32)).any()
+    check_module(LDL(), (x, torch.randn(4, 6, 2)), tmp_path, path, rtol=1e-3, atol=1e-4)
