@@ -2,6 +2,8 @@
 inner, multi_dot, tensordot, bilinear, kron), trace, vander and einsum: their translators."""
 from __future__ import annotations
 
+import numpy as np
+
 from extensions.front.pytorch.aten import const, convert, dim_size, promoted, rank_of, reshape, shape_of
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -18,9 +20,14 @@ def linear(node, a, b):
 
 @aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot")
 def matmul(node, a, b):
-    """The plain products: one MatMul (numpy's rules, as torch.matmul's)."""
-    _, (x, y) = promoted(a, (0, 1), b)
-    return [b.MatMul(x, y)]
+    """The plain products: one MatMul (numpy's rules, as torch.matmul's); zeros over an empty
+    inner dim (OpenVINO's CPU MatMul leaves that product uninitialised)."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    product = b.MatMul(x, y)
+    shape = x.data.get_shape()
+    if shape is not None and len(shape) and shape[-1] == 0:
+        return [b.Broadcast(const(b, 0, et), shape_of(b, product))]
+    return [product]
 
 
 @aten("aten::inner")

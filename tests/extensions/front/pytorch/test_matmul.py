@@ -81,3 +81,14 @@ def test_grouped_products(path, tmp_path):
     import transformers.integrations.moe  # noqa: F401  (registers transformers::grouped_mm_fallback)
     experts = torch.tensor([3, 0, 3, 1, 0, 3, 3, 0, 1])
     check_module(GroupedProducts(), (torch.randn(9, 8), experts), tmp_path, path)
+
+
+class EmptyInner(torch.nn.Module):
+    def forward(self, x, y):
+        return x @ y.mT, torch.mm(x, y.T)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_empty_inner_dim(path, tmp_path):
+    """A product over an empty inner dim is zeros (OpenVINO's CPU MatMul leaves it uninitialised)."""
+    check_module(EmptyInner(), (torch.randn(3, 0), torch.randn(50, 0)), tmp_path, path)
