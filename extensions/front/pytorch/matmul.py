@@ -2,6 +2,8 @@
 inner, multi_dot, tensordot, bilinear, kron), trace, vander and einsum: their translators."""
 from __future__ import annotations
 
+import numpy as np
+
 from extensions.front.pytorch.aten import const, convert, dim_size, promoted, rank_of, reshape, shape_of
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -95,10 +97,11 @@ def kron(node, a, b):
     rank = max(rank_of(x, node), rank_of(y, node))
     x, y = (b.Unsqueeze(t, i64(list(range(rank - rank_of(t, node))))) if rank_of(t, node) < rank else t
             for t in (x, y))
+    multiply = b.LogicalAnd if x.data.get_dtype() == "boolean" else b.Multiply
     if rank == 0:
-        return [b.Multiply(x, y)]
-    product = b.Multiply(b.Unsqueeze(x, i64([2 * d + 1 for d in range(rank)])),
-                         b.Unsqueeze(y, i64([2 * d for d in range(rank)])))
+        return [multiply(x, y)]
+    product = multiply(b.Unsqueeze(x, i64([2 * d + 1 for d in range(rank)])),
+                       b.Unsqueeze(y, i64([2 * d for d in range(rank)])))
     sizes = [b.Multiply(dim_size(b, x, d), dim_size(b, y, d)) for d in range(rank)]
     return [reshape(b, product, sizes)]
 
@@ -142,6 +145,8 @@ def multi_dot(node, a, b):
 def vander(node, a, b):
     """linalg.vander(x, N): the powers x^0 ... x^(N-1) along a new last dim (N = x's size)."""
     x = a.tensor(0)
+    if rank_of(x, node) == 0:  # a scalar is one point
+        x = b.Unsqueeze(x, i64(0))
     n = a.const("N", None) if a.has("N") else None
     count = dim_size(b, x, rank_of(x, node) - 1) if n is None else b.const(np.int64(n))
     powers = convert(b, b.Range(np.int64(0), count, np.int64(1), output_type="i64"), x.data.get_dtype())
