@@ -97,8 +97,10 @@ def rsub(node, a, b):
 
 @aten("aten::pow", "aten::float_power")
 def power(node, a, b):
-    """self ** exponent in the promoted type; integers to negative constant powers are refused as
-    PyTorch does."""
+    """self ** exponent in the promoted type (float_power: in f64); integers to negative constant
+    powers are refused as PyTorch does."""
+    if node.fw_op == "aten::float_power":
+        return [b.Power(convert(b, a.tensor(0), "f64"), convert(b, a.tensor(1), "f64"))]
     et, (x, y) = promoted(a, (0, 1), b)
     if not is_float_type(et) and et != "boolean":
         exponent = a.value(1)
@@ -266,8 +268,12 @@ def floating_function(node, a, b):
 
 @aten(*SAME_TYPE)
 def same_type_function(node, a, b):
-    """abs, neg, sign / sgn (of real tensors), relu in the input's type."""
-    return [b.op(SAME_TYPE[node.fw_op], a.tensor(0))]
+    """abs, neg, sign / sgn (of real tensors), relu in the input's type (the sign of a boolean is
+    itself)."""
+    x = a.tensor(0)
+    if x.data.get_dtype() == "boolean" and SAME_TYPE[node.fw_op] == "Sign":
+        return [x]
+    return [b.op(SAME_TYPE[node.fw_op], x)]
 
 
 @aten(*ROUNDING)
@@ -418,9 +424,9 @@ def _clamp(a, b, lo: int | None, hi: int | None):
     et = result_type([(a.tensor(k), a.is_weak(k)) for k in [0, *bounds]])
     y = convert(b, a.tensor(0), et)
     if lo is not None:
-        y = b.Maximum(y, convert(b, a.tensor(lo), et))
+        y = binary_op(b, "Maximum", y, convert(b, a.tensor(lo), et), et)
     if hi is not None:
-        y = b.Minimum(y, convert(b, a.tensor(hi), et))
+        y = binary_op(b, "Minimum", y, convert(b, a.tensor(hi), et), et)
     return y
 
 
