@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, dim_size, scalar_int
+from extensions.front.pytorch.aten import const, dim_size, reshape, scalar_int
 from extensions.front.pytorch.elementwise import nonzero_coordinates
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
@@ -194,8 +194,14 @@ def unsafe_masked_index_put_accumulate(node, a, b):
 
 @aten("aten::index_select")
 def index_select(node, a, b):
+    """The slices at ``index`` (0-d or 1-D) along ``dim``; the dim keeps its place (a 0-d tensor
+    stays 0-d)."""
     x = a.tensor(0)
-    return [b.Gather(x, convert(b, a.tensor("index"), "i64"), b.const(np.int64(_axis(node, a, x))))]
+    axis = _axis(node, a, x)
+    index = reshape(b, convert(b, a.tensor("index"), "i64"), [-1])
+    if rank_of(x, node) == 0:
+        return [reshape(b, b.Gather(reshape(b, x, [1]), index, np.int64(0)), [])]
+    return [b.Gather(x, index, b.const(np.int64(axis)))]
 
 
 @aten("aten::gather")

@@ -91,7 +91,12 @@ def _extreme(node, a, b, largest: bool) -> list:
     x = a.tensor(0)
     if not a.has("dim") or a.is_none("dim"):
         rank = rank_of(x, node)
-        return [_reduce(b, "ReduceMax" if largest else "ReduceMin", x, list(range(rank)), False) if rank else x]
+        if not rank:
+            return [x]
+        boolean = x.data.get_dtype() == "boolean"
+        y = _reduce(b, "ReduceMax" if largest else "ReduceMin", convert(b, x, "u8") if boolean else x,
+                    list(range(rank)), False)
+        return [convert(b, y, "boolean") if boolean else y]
     return list(_top_one(node, a, b, x, largest))
 
 
@@ -235,15 +240,22 @@ def std_mean(node, a, b):
 
 @aten("aten::logsumexp")
 def logsumexp(node, a, b):
-    """log(sum(exp(x - peak))) + peak, with an infinite peak taken as 0."""
+    """logsumexp over ``dim`` (integers and booleans in f32)."""
     x = _floating(b, a.tensor(0))
+    if rank_of(x, node) == 0:       # a 0-d tensor: its own logsumexp, over its one element
+        return [reshape(b, logsumexp_of(b, reshape(b, x, [1]), [0], False), [])]
+    return [logsumexp_of(b, x, reduce_axes(a, node, rank_of(x, node)), _keep(a))]
+
+
+def logsumexp_of(b, x, axes: list[int], keep: bool):
+    """log(sum(exp(x))) of floating-point ``x`` over ``axes``: log(sum(exp(x - peak))) + peak,
+    with an infinite peak taken as 0."""
     et = x.data.get_dtype()
-    axes = reduce_axes(a, node, rank_of(x, node))
     peak = _reduce(b, "ReduceMax", x, axes, True)
     peak = b.Select(b.IsInf(peak), const(b, 0, et), peak)
     total = _reduce(b, "ReduceSum", b.Exp(b.Subtract(x, peak)), axes, True)
     y = b.Add(b.Log(total), peak)
-    return [y if _keep(a) else b.Squeeze(y, i64(axes))]
+    return y if keep else b.Squeeze(y, i64(axes))
 
 
 @aten("aten::cosine_similarity")

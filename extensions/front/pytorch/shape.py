@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, dim_size, promote_types, reshape, scalar_int
+from extensions.front.pytorch.aten import const, dim_size, is_float_type, promote_types, reshape, scalar_int
 from extensions.load.pytorch.arguments import aten
 from extensions.load.pytorch.schema import is_dtype_type
 from mo.errors import ConversionError
@@ -204,7 +204,9 @@ def expand_as(node, a, b):
 
 @aten("aten::repeat", "aten::tile")
 def repeat(node, a, b):
-    return [b.Tile(a.tensor(0), int_list_port(b, a.int_list(1)))]
+    """Tile by the repeats (no repeats: the tensor itself)."""
+    repeats = a.int_list(1)
+    return [b.Tile(a.tensor(0), int_list_port(b, repeats)) if repeats else a.tensor(0)]
 
 
 def _repeated_positions(b, repeats: Port) -> Port:
@@ -829,19 +831,20 @@ def combinations(node, a, b):
 @aten("aten::sum_to_size")
 def sum_to_size(node, a, b):
     """The sum over the dims that broadcasting to ``size`` would expand: the leading extra ones
-    and those where size is 1."""
+    and those where size is 1. As in PyTorch, a sum (integers and booleans in i64) is taken when
+    there are such dims or ``size`` is empty; otherwise the tensor is returned as it is."""
     x = a.tensor(0)
     size = [int(s) for s in a.int_list(1)]
     rank = rank_of(x, node)
     shape = x.data.get_shape()
     lead = rank - len(size)
     axes = list(range(lead)) + [lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1]
-    if not axes:
+    if not axes and size:
         return [x]
     et = x.data.get_dtype()
-    y = convert(b, x, "u8") if et == "boolean" else x
-    y = b.ReduceSum(y, i64(axes), keep_dims=True)
-    y = convert(b, y, et) if et == "boolean" else y
+    y = x if is_float_type(et) else convert(b, x, "i64")
+    if axes:
+        y = b.ReduceSum(y, i64(axes), keep_dims=True)
     return [reshape(b, y, size)]
 
 
