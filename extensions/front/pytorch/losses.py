@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, is_float_type, promoted
+from extensions.front.pytorch.aten import const, is_float_type, promoted, reshape
 from extensions.front.pytorch.reductions import p_norm
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -39,11 +39,14 @@ def reduced(b, loss, reduction: int, weights=None):
     return b.ReduceMean(loss, _all_axes(loss), keep_dims=False)
 
 
-def _floats(a, b, keys):
-    """The arguments ``keys`` in their promoted floating-point type, and a maker of constants of it."""
+def _floats(a, b, keys, integers: bool = False):
+    """The arguments ``keys`` in their promoted floating-point type, and a maker of constants of it;
+    with ``integers`` (losses PyTorch computes for integer and boolean tensors in f32) those in f32."""
     et, ports = promoted(a, keys, b)
     if not is_float_type(et):
-        raise ConversionError(f"{a.node.fw_op} is defined for floating point tensors (PyTorch refuses {et}).")
+        if not integers:
+            raise ConversionError(f"{a.node.fw_op} is defined for floating point tensors (PyTorch refuses {et}).")
+        et, ports = "f32", [convert(b, p, "f32") for p in ports]
     return ports, (lambda v: const(b, v, et))
 
 
@@ -60,10 +63,19 @@ def _optional(a, key):
 
 def _batched(node, b, scores, target):
     """[N, C, d...] scores and [N, d...] target, and whether an unbatched [C] / 0-d pair was
-    given (a batch of one added)."""
-    if rank_of(scores, node) == 1:
+    given (a batch of one added; 0-d scores are one class)."""
+    rank = rank_of(scores, node)
+    if rank == 0:
+        return reshape(b, scores, [1, 1]), reshape(b, target, [1]), True
+    if rank == 1:
         return b.Unsqueeze(scores, i64(0)), b.Unsqueeze(target, i64(0)), True
     return scores, target, False
+
+
+def _per_sample_reduced(a, b, loss, unbatched: bool):
+    """A per-sample loss [N] reduced; unreduced of an unbatched input: its one value, 0-d."""
+    result = reduced(b, loss, _reduction(a))
+    return b.Squeeze(result, i64(0)) if unbatched and _reduction(a) == NONE else result
 
 
 def _nll(node, b, log_prob, target, weight, ignore_index: int):
@@ -161,10 +173,7 @@ def cross_entropy_loss(node, a, b):
     if weight is not None:
         terms = b.Multiply(terms, _weight_along_classes(node, b, weight, rank, et))
     loss = b.Negative(b.ReduceSum(terms, i64(1), keep_dims=False))
-    result = reduced(b, loss, _reduction(a))
-    if unbatched and _reduction(a) == NONE:
-        result = b.Squeeze(result, i64(0))
-    return [result]
+    return [_per_sample_reduced(a, b, loss, unbatched)]
 
 
 @aten("aten::multi_margin_loss")
@@ -188,10 +197,29 @@ def multi_margin_loss(node, a, b):
         terms = b.Multiply(terms, b.ReduceSum(b.Select(mask, convert(b, weight, et), c(0)), i64(1), keep_dims=True))
     terms = b.Select(mask, c(0), terms)
     loss = b.Divide(b.ReduceSum(terms, i64(1), keep_dims=False), convert(b, dim(b, scores, 1), et))
-    result = reduced(b, loss, _reduction(a))
-    if unbatched and _reduction(a) == NONE:
-        result = b.Squeeze(result, i64(0))
-    return [result]
+    return [_per_sample_reduced(a, b, loss, unbatched)]
+
+
+@aten("aten::multilabel_margin_loss")
+def multilabel_margin_loss(node, a, b):
+    """multilabel_margin_loss(input [N, C] or [C], target of class indices (the same shape, ended by
+    the first -1), reduction): per sample sum over the target classes j and the other classes i of
+    max(0, 1 - (x[j] - x[i])) / C."""
+    (scores,), c = _floats(a, b, (0,))
+    target = convert(b, a.tensor(1), "i64")                                             # [N, K]
+    unbatched = rank_of(scores, node) < 2
+    if unbatched:
+        scores, target = reshape(b, scores, [1, -1]), reshape(b, target, [1, -1])
+    et = scores.data.get_dtype()
+    valid = b.Equal(b.CumSum(convert(b, b.Less(target, np.int64(0)), "i64"), np.int64(1)), np.int64(0))
+    classes = b.Range(np.int64(0), dim(b, scores, 1), np.int64(1), output_type="i64")
+    hits = b.LogicalAnd(b.Equal(b.Unsqueeze(target, i64(2)), classes), b.Unsqueeze(valid, i64(2)))  # [N, K, C]
+    is_target = b.ReduceLogicalOr(hits, i64(1), keep_dims=True)                         # [N, 1, C]
+    picked = b.ReduceSum(b.Select(hits, b.Unsqueeze(scores, i64(1)), c(0)), i64(2), keep_dims=True)  # [N, K, 1]
+    terms = b.Maximum(b.Add(b.Subtract(c(1), picked), b.Unsqueeze(scores, i64(1))), c(0))  # [N, K, C]
+    terms = b.Select(b.LogicalAnd(b.Unsqueeze(valid, i64(2)), b.LogicalNot(is_target)), terms, c(0))
+    loss = b.Divide(b.ReduceSum(terms, i64([1, 2]), keep_dims=False), convert(b, dim(b, scores, 1), et))
+    return [_per_sample_reduced(a, b, loss, unbatched)]
 
 
 # ---------------------------------------------------------------------------- binary losses
@@ -290,7 +318,7 @@ def poisson_nll_loss(node, a, b):
     """poisson_nll_loss(input, target, log_input, full, eps, reduction): exp(x) - y x for log
     inputs, else x - y log(x + eps); ``full`` adds Stirling's y log y - y + 0.5 log(2 pi y) where
     y > 1."""
-    (x, y), c = _floats(a, b, (0, 1))
+    (x, y), c = _floats(a, b, (0, 1), integers=True)
     if a.const("log_input", True):
         loss = b.Subtract(b.Exp(x), b.Multiply(y, x))
     else:
@@ -308,7 +336,7 @@ def poisson_nll_loss(node, a, b):
 @aten("aten::margin_ranking_loss")
 def margin_ranking_loss(node, a, b):
     """max(0, -y (x1 - x2) + margin)."""
-    (x1, x2, y), c = _floats(a, b, (0, 1, 2))
+    (x1, x2, y), c = _floats(a, b, (0, 1, 2), integers=True)
     loss = b.Maximum(b.Add(b.Negative(b.Multiply(y, b.Subtract(x1, x2))), c(float(a.const("margin", 0.0)))), c(0))
     return [reduced(b, loss, _reduction(a))]
 
@@ -326,7 +354,7 @@ def hinge_embedding_loss(node, a, b):
 def cosine_embedding_loss(node, a, b):
     """1 - cos(x1, x2) where y == 1, max(0, cos - margin) where y == -1; cos over the last dim
     with 1e-12 added to each squared magnitude."""
-    (x1, x2, y), c = _floats(a, b, (0, 1, 2))
+    (x1, x2, y), c = _floats(a, b, (0, 1, 2), integers=True)
     axis = i64(max(rank_of(x1, node), rank_of(x2, node)) - 1)
     products = b.ReduceSum(b.Multiply(x1, x2), axis, keep_dims=False)
     squares = [b.Add(b.ReduceSum(b.Multiply(t, t), axis, keep_dims=False), c(1e-12)) for t in (x1, x2)]
@@ -341,7 +369,7 @@ def cosine_embedding_loss(node, a, b):
 def triplet_margin_loss(node, a, b):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)) with d the p-norm of the
     difference + eps over the last dim; ``swap`` takes the smaller of d(a, n) and d(p, n)."""
-    (anchor, positive, negative), c = _floats(a, b, (0, 1, 2))
+    (anchor, positive, negative), c = _floats(a, b, (0, 1, 2), integers=True)
     p, eps = float(a.const("p", 2.0)), float(a.const("eps", 1e-6))
     axis = max(rank_of(t, node) for t in (anchor, positive, negative)) - 1
 
