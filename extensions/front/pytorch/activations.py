@@ -47,6 +47,27 @@ def hardtanh(node, a, b):
     return [_clamped(b, a.tensor(0), float(a.const("min_val", -1.0)), float(a.const("max_val", 1.0)))]
 
 
+@aten("aten::hardshrink")
+def hardshrink(node, a, b):
+    """0 where -lambd <= x <= lambd, else x (NaN stays)."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    lambd = float(a.const("lambd", 0.5))
+    inside = b.LogicalAnd(b.GreaterEqual(x, const(b, -lambd, et)), b.LessEqual(x, const(b, lambd, et)))
+    return [b.Select(inside, const(b, 0, et), x)]
+
+
+@aten("aten::softshrink")
+def softshrink(node, a, b):
+    """x - lambd where x > lambd, x + lambd where x < -lambd, else 0 (NaN stays)."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    lambd = float(a.const("lambd", 0.5))
+    low, high = const(b, -lambd, et), const(b, lambd, et)
+    rest = b.Select(b.Less(x, low), b.Add(x, high), b.Multiply(x, const(b, 0, et)))
+    return [b.Select(b.Greater(x, high), b.Subtract(x, high), rest)]
+
+
 @aten("aten::leaky_relu")
 def leaky_relu(node, a, b):
     x = _floating(b, a.tensor(0))

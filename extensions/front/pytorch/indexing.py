@@ -581,10 +581,12 @@ def as_strided(node, a, b):
 @aten("aten::as_strided_scatter")
 def as_strided_scatter(node, a, b):
     """as_strided_scatter(src, size, stride, storage_offset): src written at the positions the
-    view reads (ScatterUpdate of the flattened tensor)."""
+    view reads (ScatterUpdate of the flattened tensor; positions and src flattened too, as the
+    CPU plugin takes no 0-d indices)."""
     x = a.tensor(0)
     src = convert(b, a.tensor("src"), x.data.get_dtype())
-    written = b.ScatterUpdate(_flat(b, x), b.const(_strided_positions(a)), src, b.const(np.int64(0)))
+    positions = b.const(_strided_positions(a).reshape(-1))
+    written = b.ScatterUpdate(_flat(b, x), positions, _flat(b, src), b.const(np.int64(0)))
     return [b.Reshape(written, shape_of(b, x), special_zero=False)]
 
 
