@@ -18,9 +18,9 @@ def linear(node, a, b):
     return [b.Add(y, ports[2]) if len(ports) == 3 else y]
 
 
-@aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot")
+@aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot", "aten::vdot")
 def matmul(node, a, b):
-    """The plain products: one MatMul (numpy's rules, as torch.matmul's)."""
+    """The plain products: one MatMul (numpy's rules, as torch.matmul's; vdot of real vectors is dot)."""
     _, (x, y) = promoted(a, (0, 1), b)
     return [b.MatMul(x, y)]
 

@@ -720,6 +720,36 @@ def diagonal(node, a, b):
     return [_diagonal_of(node, b, a.tensor(0), int(a.const("offset", 0)), dim1, dim2)]
 
 
+@aten("aten::diagonal_scatter")
+def diagonal_scatter(node, a, b):
+    """diagonal_scatter(src, offset, dim1, dim2): src (the diagonal as its last dim) written on the
+    ``offset`` diagonal of the planes (dim1, dim2): those dims moved last, a Select of the diagonal
+    mask (j - i == offset) between src spread along rows (columns for a negative offset) and x."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    offset = int(a.const("offset", 0))
+    d1, d2 = (norm_axis(int(a.const(k, d)), rank, node) for k, d in (("dim1", 0), ("dim2", 1)))
+    if d1 == d2:
+        raise ConversionError("diagonal_scatter needs two different dims.")
+    order = [d for d in range(rank) if d not in (d1, d2)] + [d1, d2]
+    moved = _permuted(b, x, order)
+    src = convert(b, a.tensor("src"), et)
+    src_rank = rank_of(src, node)
+    # one padding element, so that the positions off the diagonal (clamped to it) read something
+    src = b.Pad(src, np.zeros(src_rank, np.int64), np.eye(src_rank, dtype=np.int64)[-1], const(b, 0, et),
+                pad_mode="constant")
+    last = b.Subtract(dim_size(b, src, src_rank - 1), np.int64(1))
+    rows, cols = (b.Range(np.int64(0), dim_size(b, x, d), np.int64(1), output_type="i64") for d in (d1, d2))
+    on_diagonal = b.Equal(b.Subtract(b.Unsqueeze(cols, np.int64(0)), b.Unsqueeze(rows, np.int64(1))),
+                          np.int64(offset))                                         # [n1, n2]
+    along = rows if offset >= 0 else cols
+    values = b.Gather(src, b.Minimum(along, last), np.int64(src_rank - 1))
+    values = b.Unsqueeze(values, np.int64(-1 if offset >= 0 else -2))
+    written = b.Select(on_diagonal, values, moved)
+    return [_permuted(b, written, [order.index(d) for d in range(rank)])]
+
+
 def _embedded(node, b, x: Port, offset: int, dim1: int, dim2: int) -> Port:
     """Matrices of side n = size + |offset| with x's last dim on the ``offset`` diagonal and zeros
     elsewhere, placed at dims (dim1, dim2) of the result (rank + 1 dims)."""
