@@ -284,14 +284,19 @@ def select_scatter(node, a, b):
 
 @aten("aten::one_hot")
 def one_hot(node, a, b):
-    """one_hot(num_classes) as OneHot (i64 result; -1 classes: max index + 1)."""
+    """one_hot(num_classes) as OneHot (i64 result; -1 classes: max index + 1); a 0-d index as a
+    1-D one (the CPU plugin takes no 0-d OneHot input)."""
     x = convert(b, a.tensor(0), "i64")
+    scalar = rank_of(x, node) == 0
+    if scalar:
+        x = reshape(b, x, [1])
     classes = int(a.const("num_classes", -1))
     if classes < 0:
         depth = b.Add(b.ReduceMax(x, i64(list(range(rank_of(x, node)))), keep_dims=False), b.const(np.int64(1)))
     else:
         depth = b.const(np.int64(classes))
-    return [b.OneHot(x, depth, b.const(np.int64(1)), b.const(np.int64(0)), axis=-1)]
+    y = b.OneHot(x, depth, b.const(np.int64(1)), b.const(np.int64(0)), axis=-1)
+    return [b.Squeeze(y, i64(0)) if scalar else y]
 
 
 @aten("aten::nonzero", "aten::argwhere")
