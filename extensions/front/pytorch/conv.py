@@ -154,19 +154,25 @@ def avg_pool(node, a, b):
     et = x.data.get_dtype()
     attrs = _window(a, x, n)
     override = a.const("divisor_override", None) if a.has("divisor_override") else None
-    if override is None:
-        y = b.AvgPool(x, **attrs, **{"exclude-pad": not bool(a.const("count_include_pad", True))})
-    else:
+    include_pad = bool(a.const("count_include_pad", True))
+    last_windows_clipped = include_pad and attrs["rounding_type"] != "floor" and any(attrs["pads_begin"]) and \
+        all(d >= 0 for d in x.data.get_shape()[2:])
+    if override is not None:
         y = b.Divide(_window_sums(node, b, x, attrs), const(b, float(override), et))
+    elif last_windows_clipped:    # ceil_mode's last windows count the padding but not beyond it, as OpenVINO does not
+        ones = const(b, np.ones([1, 1, *x.data.get_shape()[2:]]), et)     # the divisors fold to a constant
+        y = b.Divide(_window_sums(node, b, x, attrs), _window_sums(node, b, ones, attrs, pad_value=1))
+    else:
+        y = b.AvgPool(x, **attrs, **{"exclude-pad": not include_pad})
     if given != et:
         y = convert(b, b.Select(b.Less(y, const(b, 0, et)), b.Ceiling(y), b.Floor(y)), given)
     return [_unbatched(b, y, added)]
 
 
-def _window_sums(node, b, x, attrs: dict):
+def _window_sums(node, b, x, attrs: dict, pad_value: float = 0):
     """The sums of the pooling windows of ``attrs``: an average over windows wholly inside the
-    explicitly zero-padded input (padded further at the end for ceil_mode's last windows, by
-    static sizes) times the window size."""
+    explicitly padded input (by ``pad_value``; further by zeros at the end for ceil_mode's last
+    windows, by static sizes) times the window size."""
     kernel, strides, pads = attrs["kernel"], attrs["strides"], attrs["pads_begin"]
     extra = [0] * len(kernel)
     if attrs["rounding_type"] != "floor":
@@ -180,8 +186,9 @@ def _window_sums(node, b, x, attrs: dict):
                 count -= 1
             extra[i] = max(0, (count - 1) * s + k - (size + 2 * p))
     et = x.data.get_dtype()
-    padded = b.Pad(x, i64(0, 0, *pads), i64(0, 0, *[p + e for p, e in zip(pads, extra)]), const(b, 0, et),
-                   pad_mode="constant")
+    padded = b.Pad(x, i64(0, 0, *pads), i64(0, 0, *pads), const(b, pad_value, et), pad_mode="constant")
+    if any(extra):
+        padded = b.Pad(padded, i64([0] * (2 + len(extra))), i64(0, 0, *extra), const(b, 0, et), pad_mode="constant")
     zeros = [0] * len(kernel)
     mean = b.AvgPool(padded, kernel=kernel, strides=strides, pads_begin=zeros, pads_end=zeros, rounding_type="floor",
                      **{"exclude-pad": False})

@@ -16,6 +16,7 @@ from extensions.front.pytorch.reductions import p_norm
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import channel_bias, convert, dim, i64, rank_of
+from mo.utils.types import INT_TYPES
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -50,6 +51,17 @@ def _floats(a, b, keys, integers: bool = False):
     return ports, (lambda v: const(b, v, et))
 
 
+def _integer_math(b, et: str, op: str, *ports):
+    """``op`` on integer ``ports`` of type ``et`` as PyTorch computes it there, wrapping around on
+    overflow (computed in i64 and wrapped explicitly: the CPU plugin saturates narrow types)."""
+    y = b.op(op, *[convert(b, p, "i64") for p in ports])
+    bits = {"u8": 8, "i8": 8, "u16": 16, "i16": 16, "u32": 32, "i32": 32}.get(et)
+    if bits is not None:
+        low = 0 if et.startswith("u") else -(1 << (bits - 1))
+        y = b.Add(b.FloorMod(b.Subtract(y, np.int64(low)), np.int64(1 << bits)), np.int64(low))
+    return y
+
+
 def _reduction(a) -> int:
     return int(a.const("reduction", MEAN))
 
@@ -65,10 +77,8 @@ def _batched(node, b, scores, target):
     """[N, C, d...] scores and [N, d...] target, and whether an unbatched [C] / 0-d pair was
     given (a batch of one added; 0-d scores are one class)."""
     rank = rank_of(scores, node)
-    if rank == 0:
-        return reshape(b, scores, [1, 1]), reshape(b, target, [1]), True
-    if rank == 1:
-        return b.Unsqueeze(scores, i64(0)), b.Unsqueeze(target, i64(0)), True
+    if rank < 2:        # the target is 0-d or has one element
+        return reshape(b, scores, [1, -1]), reshape(b, target, [1]), True
     return scores, target, False
 
 
@@ -335,9 +345,16 @@ def poisson_nll_loss(node, a, b):
 
 @aten("aten::margin_ranking_loss")
 def margin_ranking_loss(node, a, b):
-    """max(0, -y (x1 - x2) + margin)."""
-    (x1, x2, y), c = _floats(a, b, (0, 1, 2), integers=True)
-    loss = b.Maximum(b.Add(b.Negative(b.Multiply(y, b.Subtract(x1, x2))), c(float(a.const("margin", 0.0)))), c(0))
+    """max(0, -y (x1 - x2) + margin) (integers: -y (x1 - x2) in their type, the rest in f32)."""
+    et, (x1, x2, y) = promoted(a, (0, 1, 2), b)
+    if et in INT_TYPES:
+        negated = _integer_math(b, et, "Subtract", const(b, 0, et), y)
+        product = convert(b, _integer_math(b, et, "Multiply", negated, _integer_math(b, et, "Subtract", x1, x2)), "f32")
+    else:
+        (x1, x2, y), _ = _floats(a, b, (0, 1, 2))
+        product = b.Negative(b.Multiply(y, b.Subtract(x1, x2)))
+    et = product.data.get_dtype()
+    loss = b.Maximum(b.Add(product, const(b, float(a.const("margin", 0.0)), et)), const(b, 0, et))
     return [reduced(b, loss, _reduction(a))]
 
 
@@ -368,13 +385,20 @@ def cosine_embedding_loss(node, a, b):
 @aten("aten::triplet_margin_loss")
 def triplet_margin_loss(node, a, b):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)) with d the p-norm of the
-    difference + eps over the last dim; ``swap`` takes the smaller of d(a, n) and d(p, n)."""
-    (anchor, positive, negative), c = _floats(a, b, (0, 1, 2), integers=True)
+    difference + eps over the last dim; ``swap`` takes the smaller of d(a, n) and d(p, n)
+    (integers: the differences in their type, the rest in f32)."""
+    et, (anchor, positive, negative) = promoted(a, (0, 1, 2), b)
+    integer = et in INT_TYPES
+    if integer:
+        c = lambda v: const(b, v, "f32")  # noqa: E731
+    else:
+        (anchor, positive, negative), c = _floats(a, b, (0, 1, 2))
     p, eps = float(a.const("p", 2.0)), float(a.const("eps", 1e-6))
     axis = max(rank_of(t, node) for t in (anchor, positive, negative)) - 1
 
     def distance(u, v):
-        return p_norm(b, b.Add(b.Subtract(u, v), c(eps)), p, [axis], False)
+        difference = convert(b, _integer_math(b, et, "Subtract", u, v), "f32") if integer else b.Subtract(u, v)
+        return p_norm(b, b.Add(difference, c(eps)), p, [axis], False)
     d_ap, d_an = distance(anchor, positive), distance(anchor, negative)
     if a.const("swap", False):
         d_an = b.Minimum(d_an, distance(positive, negative))

@@ -8,6 +8,7 @@ from extensions.front.pytorch.aten import const, convert, dim_size, promoted, ra
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import dims_slice, i64
+from mo.utils.types import INT_TYPES
 
 
 @aten("aten::linear")
@@ -145,6 +146,8 @@ def multi_dot(node, a, b):
 def vander(node, a, b):
     """linalg.vander(x, N): the powers x^0 ... x^(N-1) along a new last dim (N = x's size)."""
     x = a.tensor(0)
+    if x.data.get_dtype() in INT_TYPES:     # PyTorch gives the powers of integers in i64
+        x = convert(b, x, "i64")
     if rank_of(x, node) == 0:  # a scalar is one point
         x = b.Unsqueeze(x, i64(0))
     n = a.const("N", None) if a.has("N") else None

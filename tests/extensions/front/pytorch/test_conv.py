@@ -66,7 +66,7 @@ def test_avg_pool_divisor_override_and_integers(dtype, path, tmp_path):
 class AveragePools(nn.Module):
     def forward(self, x):
         return F.avg_pool1d(x.flatten(2), 3), F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), \
-            F.avg_pool2d(x, 2, 1, 1, ceil_mode=True)
+            F.avg_pool2d(x, 2, 1, 1, ceil_mode=True), F.avg_pool1d(x[0], 6, 3, 2, True, True)
 
 
 class Blocks(torch.nn.Module):
