@@ -53,13 +53,14 @@ def _floats(a, b, keys, integers: bool = False):
 
 def _integer_math(b, et: str, op: str, *ports):
     """``op`` on integer ``ports`` of type ``et`` as PyTorch computes it there, wrapping around on
-    overflow (computed in i64 and wrapped explicitly: the CPU plugin saturates narrow types)."""
-    y = b.op(op, *[convert(b, p, "i64") for p in ports])
-    bits = {"u8": 8, "i8": 8, "u16": 16, "i16": 16, "u32": 32, "i32": 32}.get(et)
-    if bits is not None:
-        low = 0 if et.startswith("u") else -(1 << (bits - 1))
-        y = b.Add(b.FloorMod(b.Subtract(y, np.int64(low)), np.int64(1 << bits)), np.int64(low))
-    return y
+    overflow (8- and 16-bit types computed in i32 and wrapped explicitly: the CPU plugin saturates
+    them); the result in ``et``, or i32 for those."""
+    bits = {"u8": 8, "i8": 8, "u16": 16, "i16": 16}.get(et)
+    if bits is None:
+        return b.op(op, *ports)
+    y = b.op(op, *[convert(b, p, "i32") for p in ports])
+    low = 0 if et.startswith("u") else -(1 << (bits - 1))
+    return b.Add(b.FloorMod(b.Subtract(y, np.int32(low)), np.int32(1 << bits)), np.int32(low))
 
 
 def _reduction(a) -> int:
