@@ -67,14 +67,15 @@ def convert_torch(module, inputs, out_dir: str, path: str = "export", **options)
 
 
 def tensor_array(t) -> np.ndarray:
-    """A tensor as numpy: bfloat16 as ml_dtypes.bfloat16, complex32 as complex64."""
+    """A tensor as numpy: bfloat16 as ml_dtypes.bfloat16, complex32 (which numpy lacks) as its
+    [..., 2] f16 pairs, the form OpenVINO carries it in."""
     import ml_dtypes
     import torch
     t = t.detach().resolve_conj().resolve_neg()
     if t.dtype == torch.bfloat16:
         return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
     if t.dtype == torch.complex32:
-        t = t.to(torch.complex64)
+        return torch.view_as_real(t).numpy()
     return t.numpy()
 
 

@@ -24,21 +24,48 @@ def plain(node, a, b):
     return [b.op(PLAIN[node.fw_op], _floating(b, a.tensor(0)))]
 
 
+def _is_integer(x) -> bool:
+    return x.data.get_dtype() != "boolean" and not is_float_type(x.data.get_dtype())
+
+
+def _clamped(b, x, low: float, high: float):
+    """x clamped to [low, high]; integers stay integers, the bounds truncated as PyTorch does."""
+    if _is_integer(x):
+        et = x.data.get_dtype()
+        return b.Minimum(b.Maximum(x, const(b, int(low), et)), const(b, int(high), et))
+    return b.Clamp(_floating(b, x), min=low, max=high)
+
+
 @aten("aten::relu6")
 def relu6(node, a, b):
-    return [b.Clamp(_floating(b, a.tensor(0)), min=0.0, max=6.0)]
+    return [_clamped(b, a.tensor(0), 0.0, 6.0)]
 
 
 @aten("aten::hardtanh")
 def hardtanh(node, a, b):
-    """x clamped to [min_val, max_val] (integers stay integers, bounds truncated as PyTorch does)."""
-    x = a.tensor(0)
-    low, high = float(a.const("min_val", -1.0)), float(a.const("max_val", 1.0))
-    if x.data.get_dtype() != "boolean" and not is_float_type(x.data.get_dtype()):
-        et = x.data.get_dtype()
-        return [b.Minimum(b.Maximum(x, const(b, int(low), et)), const(b, int(high), et))]
-    x = _floating(b, x)
-    return [b.Clamp(x, min=low, max=high)]
+    """x clamped to [min_val, max_val]."""
+    return [_clamped(b, a.tensor(0), float(a.const("min_val", -1.0)), float(a.const("max_val", 1.0)))]
+
+
+@aten("aten::hardshrink")
+def hardshrink(node, a, b):
+    """0 where -lambd <= x <= lambd, else x (NaN stays)."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    lambd = float(a.const("lambd", 0.5))
+    inside = b.LogicalAnd(b.GreaterEqual(x, const(b, -lambd, et)), b.LessEqual(x, const(b, lambd, et)))
+    return [b.Select(inside, const(b, 0, et), x)]
+
+
+@aten("aten::softshrink")
+def softshrink(node, a, b):
+    """x - lambd where x > lambd, x + lambd where x < -lambd, else 0 (NaN stays)."""
+    x = _floating(b, a.tensor(0))
+    et = x.data.get_dtype()
+    lambd = float(a.const("lambd", 0.5))
+    low, high = const(b, -lambd, et), const(b, lambd, et)
+    rest = b.Select(b.Less(x, low), b.Add(x, high), b.Multiply(x, const(b, 0, et)))
+    return [b.Select(b.Greater(x, high), b.Subtract(x, high), rest)]
 
 
 @aten("aten::leaky_relu")
@@ -138,10 +165,15 @@ def log_sigmoid_forward(node, a, b):
 
 @aten("aten::threshold")
 def threshold(node, a, b):
-    """threshold(x, threshold, value): x where x > threshold, else value."""
-    x = _floating(b, a.tensor(0))
+    """threshold(x, threshold, value): x where x > threshold, else value (integers stay integers,
+    threshold and value truncated to them as PyTorch does)."""
+    x = a.tensor(0)
+    if not _is_integer(x):
+        x = _floating(b, x)
     et = x.data.get_dtype()
-    return [b.Select(b.Greater(x, convert(b, a.tensor(1), et)), x, convert(b, a.tensor(2), et))]
+    bound, value = (const(b, int(v), et) if _is_integer(x) and (v := a.value(k)) is not None
+                    else convert(b, a.tensor(k), et) for k in (1, 2))
+    return [b.Select(b.Greater(x, bound), x, value)]
 
 
 def _softmax_input(a, b):

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, convert, dim_size, int_list_port, rank_of, scalar_int, shape_of
+from extensions.front.pytorch.aten import (
+    const,
+    convert,
+    dim_size,
+    int_list_port,
+    is_float_type,
+    rank_of,
+    scalar_int,
+    shape_of,
+)
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import INT64_MAX, channel_bias, dims_slice, grouped_weights, i64
@@ -139,11 +148,51 @@ def avg_pool(node, a, b):
     divisor_override)."""
     n = _spatial_count(node.fw_op)
     x, added = _batched(b, a.tensor(0), n, node)
-    if a.const("divisor_override", None) is not None:
-        raise ConversionError("avg_pool with divisor_override is not supported.")
+    given = x.data.get_dtype()
+    if not is_float_type(given):        # averaged in f32, truncated toward zero as PyTorch's integer division
+        x = convert(b, x, "f32")
+    et = x.data.get_dtype()
     attrs = _window(a, x, n)
-    y = b.AvgPool(x, **attrs, **{"exclude-pad": not bool(a.const("count_include_pad", True))})
+    override = a.const("divisor_override", None) if a.has("divisor_override") else None
+    include_pad = bool(a.const("count_include_pad", True))
+    last_windows_clipped = include_pad and attrs["rounding_type"] != "floor" and any(attrs["pads_begin"]) and \
+        all(d >= 0 for d in x.data.get_shape()[2:])
+    if override is not None:
+        y = b.Divide(_window_sums(node, b, x, attrs), const(b, float(override), et))
+    elif last_windows_clipped:    # ceil_mode's last windows count the padding but not beyond it, as OpenVINO does not
+        ones = const(b, np.ones([1, 1, *x.data.get_shape()[2:]]), et)     # the divisors fold to a constant
+        y = b.Divide(_window_sums(node, b, x, attrs), _window_sums(node, b, ones, attrs, pad_value=1))
+    else:
+        y = b.AvgPool(x, **attrs, **{"exclude-pad": not include_pad})
+    if given != et:
+        y = convert(b, b.Select(b.Less(y, const(b, 0, et)), b.Ceiling(y), b.Floor(y)), given)
     return [_unbatched(b, y, added)]
+
+
+def _window_sums(node, b, x, attrs: dict, pad_value: float = 0):
+    """The sums of the pooling windows of ``attrs``: an average over windows wholly inside the
+    explicitly padded input (by ``pad_value``; further by zeros at the end for ceil_mode's last
+    windows, by static sizes) times the window size."""
+    kernel, strides, pads = attrs["kernel"], attrs["strides"], attrs["pads_begin"]
+    extra = [0] * len(kernel)
+    if attrs["rounding_type"] != "floor":
+        shape = x.data.get_shape()
+        for i, (k, s, p) in enumerate(zip(kernel, strides, pads)):
+            size = shape[2 + i]
+            if size is None or size < 0:
+                raise ConversionError("avg_pool with divisor_override and ceil_mode needs static spatial dims.")
+            count = -(-(size + 2 * p - k) // s) + 1
+            if (count - 1) * s >= size + p:
+                count -= 1
+            extra[i] = max(0, (count - 1) * s + k - (size + 2 * p))
+    et = x.data.get_dtype()
+    padded = b.Pad(x, i64(0, 0, *pads), i64(0, 0, *pads), const(b, pad_value, et), pad_mode="constant")
+    if any(extra):
+        padded = b.Pad(padded, i64([0] * (2 + len(extra))), i64(0, 0, *extra), const(b, 0, et), pad_mode="constant")
+    zeros = [0] * len(kernel)
+    mean = b.AvgPool(padded, kernel=kernel, strides=strides, pads_begin=zeros, pads_end=zeros, rounding_type="floor",
+                     **{"exclude-pad": False})
+    return b.Multiply(mean, const(b, float(np.prod(kernel)), et))
 
 
 def _adaptive_input(node, a, b):
@@ -199,7 +248,8 @@ def im2col(node, a, b):
             patches.append(b.Unsqueeze(patch, i64(2)))
     blocks = b.Concat(*patches, axis=2) if len(patches) > 1 else patches[0]   # [N, C, kh * kw, oh, ow]
     count = b.Multiply(dim_size(b, blocks, 3), dim_size(b, blocks, 4))
-    y = b.Reshape(blocks, int_list_port(b, [0, -1, count]), special_zero=True)
+    rows = b.Multiply(dim_size(b, blocks, 1), np.int64(kh * kw))     # not -1: an empty batch leaves it open
+    y = b.Reshape(blocks, int_list_port(b, [dim_size(b, blocks, 0), rows, count]), special_zero=False)
     return [_unbatched(b, y, added)]
 
 

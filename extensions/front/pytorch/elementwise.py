@@ -97,8 +97,10 @@ def rsub(node, a, b):
 
 @aten("aten::pow", "aten::float_power")
 def power(node, a, b):
-    """self ** exponent in the promoted type; integers to negative constant powers are refused as
-    PyTorch does."""
+    """self ** exponent in the promoted type (float_power: in f64); integers to negative constant
+    powers are refused as PyTorch does."""
+    if node.fw_op == "aten::float_power":
+        return [b.Power(convert(b, a.tensor(0), "f64"), convert(b, a.tensor(1), "f64"))]
     et, (x, y) = promoted(a, (0, 1), b)
     if not is_float_type(et) and et != "boolean":
         exponent = a.value(1)
@@ -266,8 +268,12 @@ def floating_function(node, a, b):
 
 @aten(*SAME_TYPE)
 def same_type_function(node, a, b):
-    """abs, neg, sign / sgn (of real tensors), relu in the input's type."""
-    return [b.op(SAME_TYPE[node.fw_op], a.tensor(0))]
+    """abs, neg, sign / sgn (of real tensors), relu in the input's type (the sign of a boolean is
+    itself)."""
+    x = a.tensor(0)
+    if x.data.get_dtype() == "boolean" and SAME_TYPE[node.fw_op] == "Sign":
+        return [x]
+    return [b.op(SAME_TYPE[node.fw_op], x)]
 
 
 @aten(*ROUNDING)
@@ -418,9 +424,9 @@ def _clamp(a, b, lo: int | None, hi: int | None):
     et = result_type([(a.tensor(k), a.is_weak(k)) for k in [0, *bounds]])
     y = convert(b, a.tensor(0), et)
     if lo is not None:
-        y = b.Maximum(y, convert(b, a.tensor(lo), et))
+        y = binary_op(b, "Maximum", y, convert(b, a.tensor(lo), et), et)
     if hi is not None:
-        y = b.Minimum(y, convert(b, a.tensor(hi), et))
+        y = binary_op(b, "Minimum", y, convert(b, a.tensor(hi), et), et)
     return y
 
 
@@ -500,12 +506,32 @@ def angle_units(node, a, b):
     return [b.Multiply(x, c(factor))]
 
 
-@aten("aten::gcd")
-def gcd(node, a, b):
-    """Euclid's algorithm on |x| and |y| in a Loop that runs while some divisor is not zero."""
+def _integers(a, b):
+    """Arguments 0 and 1 promoted to their integer type (floating point and booleans refused)."""
     et, (x, y) = promoted(a, (0, 1), b)
     if is_float_type(et) or et == "boolean":
-        raise ConversionError(f"gcd is defined for integer tensors only (PyTorch refuses {et}).")
+        raise ConversionError(f"{a.node.fw_op} is defined for integer tensors only (PyTorch refuses {et}).")
+    return et, x, y
+
+
+@aten("aten::gcd")
+def gcd(node, a, b):
+    et, x, y = _integers(a, b)
+    return [_gcd(node, b, x, y, et)]
+
+
+@aten("aten::lcm")
+def lcm(node, a, b):
+    """|x / gcd * y|, 0 where the gcd is 0."""
+    et, x, y = _integers(a, b)
+    divisor = _gcd(node, b, x, y, et)
+    zero = b.Equal(divisor, const(b, 0, et))
+    multiple = b.Abs(b.Multiply(b.Divide(x, b.Select(zero, const(b, 1, et), divisor)), y))
+    return [b.Select(zero, const(b, 0, et), multiple)]
+
+
+def _gcd(node, b, x, y, et: str):
+    """Euclid's algorithm on |x| and |y| in a Loop that runs while some divisor is not zero."""
     shape = b.ShapeOf(b.Add(x, y))
     x, y = (b.Broadcast(b.Abs(t), shape) for t in (x, y))
     body = new_body(b.graph)
@@ -524,7 +550,7 @@ def gcd(node, a, b):
                   output_port_map=[port_entry(-1, going, purpose="execution_condition"),
                                    port_entry(0, results[0]), port_entry(1, results[1])],
                   back_edges=[{"from": r.id, "to": p.id} for r, p in zip(results, (px, py))], num_outputs=2)
-    return [loop.out_port(0)]
+    return loop.out_port(0)
 
 
 def _any_nonzero(b, x, et):

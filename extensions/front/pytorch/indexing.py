@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, dim_size, scalar_int
+from extensions.front.pytorch.aten import const, dim_size, reshape, scalar_int
 from extensions.front.pytorch.elementwise import nonzero_coordinates
 from extensions.front.pytorch.shape import sliced
 from extensions.load.pytorch.arguments import aten
@@ -194,8 +194,14 @@ def unsafe_masked_index_put_accumulate(node, a, b):
 
 @aten("aten::index_select")
 def index_select(node, a, b):
+    """The slices at ``index`` (0-d or 1-D) along ``dim``; the dim keeps its place (a 0-d tensor
+    stays 0-d)."""
     x = a.tensor(0)
-    return [b.Gather(x, convert(b, a.tensor("index"), "i64"), b.const(np.int64(_axis(node, a, x))))]
+    axis = _axis(node, a, x)
+    index = reshape(b, convert(b, a.tensor("index"), "i64"), [-1])
+    if rank_of(x, node) == 0:
+        return [reshape(b, b.Gather(reshape(b, x, [1]), index, np.int64(0)), [])]
+    return [b.Gather(x, index, b.const(np.int64(axis)))]
 
 
 @aten("aten::gather")
@@ -278,14 +284,19 @@ def select_scatter(node, a, b):
 
 @aten("aten::one_hot")
 def one_hot(node, a, b):
-    """one_hot(num_classes) as OneHot (i64 result; -1 classes: max index + 1)."""
+    """one_hot(num_classes) as OneHot (i64 result; -1 classes: max index + 1); a 0-d index as a
+    1-D one (the CPU plugin takes no 0-d OneHot input)."""
     x = convert(b, a.tensor(0), "i64")
+    scalar = rank_of(x, node) == 0
+    if scalar:
+        x = reshape(b, x, [1])
     classes = int(a.const("num_classes", -1))
     if classes < 0:
         depth = b.Add(b.ReduceMax(x, i64(list(range(rank_of(x, node)))), keep_dims=False), b.const(np.int64(1)))
     else:
         depth = b.const(np.int64(classes))
-    return [b.OneHot(x, depth, b.const(np.int64(1)), b.const(np.int64(0)), axis=-1)]
+    y = b.OneHot(x, depth, b.const(np.int64(1)), b.const(np.int64(0)), axis=-1)
+    return [b.Squeeze(y, i64(0)) if scalar else y]
 
 
 @aten("aten::nonzero", "aten::argwhere")
@@ -575,10 +586,12 @@ def as_strided(node, a, b):
 @aten("aten::as_strided_scatter")
 def as_strided_scatter(node, a, b):
     """as_strided_scatter(src, size, stride, storage_offset): src written at the positions the
-    view reads (ScatterUpdate of the flattened tensor)."""
+    view reads (ScatterUpdate of the flattened tensor; positions and src flattened too, as the
+    CPU plugin takes no 0-d indices)."""
     x = a.tensor(0)
     src = convert(b, a.tensor("src"), x.data.get_dtype())
-    written = b.ScatterUpdate(_flat(b, x), b.const(_strided_positions(a)), src, b.const(np.int64(0)))
+    positions = b.const(_strided_positions(a).reshape(-1))
+    written = b.ScatterUpdate(_flat(b, x), positions, _flat(b, src), b.const(np.int64(0)))
     return [b.Reshape(written, shape_of(b, x), special_zero=False)]
 
 

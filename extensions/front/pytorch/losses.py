@@ -11,11 +11,12 @@ import math
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, is_float_type, promoted
+from extensions.front.pytorch.aten import const, is_float_type, promoted, reshape
 from extensions.front.pytorch.reductions import p_norm
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import channel_bias, convert, dim, i64, rank_of
+from mo.utils.types import INT_TYPES
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -39,12 +40,27 @@ def reduced(b, loss, reduction: int, weights=None):
     return b.ReduceMean(loss, _all_axes(loss), keep_dims=False)
 
 
-def _floats(a, b, keys):
-    """The arguments ``keys`` in their promoted floating-point type, and a maker of constants of it."""
+def _floats(a, b, keys, integers: bool = False):
+    """The arguments ``keys`` in their promoted floating-point type, and a maker of constants of it;
+    with ``integers`` (losses PyTorch computes for integer and boolean tensors in f32) those in f32."""
     et, ports = promoted(a, keys, b)
     if not is_float_type(et):
-        raise ConversionError(f"{a.node.fw_op} is defined for floating point tensors (PyTorch refuses {et}).")
+        if not integers:
+            raise ConversionError(f"{a.node.fw_op} is defined for floating point tensors (PyTorch refuses {et}).")
+        et, ports = "f32", [convert(b, p, "f32") for p in ports]
     return ports, (lambda v: const(b, v, et))
+
+
+def _integer_math(b, et: str, op: str, *ports):
+    """``op`` on integer ``ports`` of type ``et`` as PyTorch computes it there, wrapping around on
+    overflow (8- and 16-bit types computed in i32 and wrapped explicitly: the CPU plugin saturates
+    them); the result in ``et``, or i32 for those."""
+    bits = {"u8": 8, "i8": 8, "u16": 16, "i16": 16}.get(et)
+    if bits is None:
+        return b.op(op, *ports)
+    y = b.op(op, *[convert(b, p, "i32") for p in ports])
+    low = 0 if et.startswith("u") else -(1 << (bits - 1))
+    return b.Add(b.FloorMod(b.Subtract(y, np.int32(low)), np.int32(1 << bits)), np.int32(low))
 
 
 def _reduction(a) -> int:
@@ -60,10 +76,17 @@ def _optional(a, key):
 
 def _batched(node, b, scores, target):
     """[N, C, d...] scores and [N, d...] target, and whether an unbatched [C] / 0-d pair was
-    given (a batch of one added)."""
-    if rank_of(scores, node) == 1:
-        return b.Unsqueeze(scores, i64(0)), b.Unsqueeze(target, i64(0)), True
+    given (a batch of one added; 0-d scores are one class)."""
+    rank = rank_of(scores, node)
+    if rank < 2:        # the target is 0-d or has one element
+        return reshape(b, scores, [1, -1]), reshape(b, target, [1]), True
     return scores, target, False
+
+
+def _per_sample_reduced(a, b, loss, unbatched: bool):
+    """A per-sample loss [N] reduced; unreduced of an unbatched input: its one value, 0-d."""
+    result = reduced(b, loss, _reduction(a))
+    return b.Squeeze(result, i64(0)) if unbatched and _reduction(a) == NONE else result
 
 
 def _nll(node, b, log_prob, target, weight, ignore_index: int):
@@ -161,10 +184,7 @@ def cross_entropy_loss(node, a, b):
     if weight is not None:
         terms = b.Multiply(terms, _weight_along_classes(node, b, weight, rank, et))
     loss = b.Negative(b.ReduceSum(terms, i64(1), keep_dims=False))
-    result = reduced(b, loss, _reduction(a))
-    if unbatched and _reduction(a) == NONE:
-        result = b.Squeeze(result, i64(0))
-    return [result]
+    return [_per_sample_reduced(a, b, loss, unbatched)]
 
 
 @aten("aten::multi_margin_loss")
@@ -188,10 +208,29 @@ def multi_margin_loss(node, a, b):
         terms = b.Multiply(terms, b.ReduceSum(b.Select(mask, convert(b, weight, et), c(0)), i64(1), keep_dims=True))
     terms = b.Select(mask, c(0), terms)
     loss = b.Divide(b.ReduceSum(terms, i64(1), keep_dims=False), convert(b, dim(b, scores, 1), et))
-    result = reduced(b, loss, _reduction(a))
-    if unbatched and _reduction(a) == NONE:
-        result = b.Squeeze(result, i64(0))
-    return [result]
+    return [_per_sample_reduced(a, b, loss, unbatched)]
+
+
+@aten("aten::multilabel_margin_loss")
+def multilabel_margin_loss(node, a, b):
+    """multilabel_margin_loss(input [N, C] or [C], target of class indices (the same shape, ended by
+    the first -1), reduction): per sample sum over the target classes j and the other classes i of
+    max(0, 1 - (x[j] - x[i])) / C."""
+    (scores,), c = _floats(a, b, (0,))
+    target = convert(b, a.tensor(1), "i64")                                             # [N, K]
+    unbatched = rank_of(scores, node) < 2
+    if unbatched:
+        scores, target = reshape(b, scores, [1, -1]), reshape(b, target, [1, -1])
+    et = scores.data.get_dtype()
+    valid = b.Equal(b.CumSum(convert(b, b.Less(target, np.int64(0)), "i64"), np.int64(1)), np.int64(0))
+    classes = b.Range(np.int64(0), dim(b, scores, 1), np.int64(1), output_type="i64")
+    hits = b.LogicalAnd(b.Equal(b.Unsqueeze(target, i64(2)), classes), b.Unsqueeze(valid, i64(2)))  # [N, K, C]
+    is_target = b.ReduceLogicalOr(hits, i64(1), keep_dims=True)                         # [N, 1, C]
+    picked = b.ReduceSum(b.Select(hits, b.Unsqueeze(scores, i64(1)), c(0)), i64(2), keep_dims=True)  # [N, K, 1]
+    terms = b.Maximum(b.Add(b.Subtract(c(1), picked), b.Unsqueeze(scores, i64(1))), c(0))  # [N, K, C]
+    terms = b.Select(b.LogicalAnd(b.Unsqueeze(valid, i64(2)), b.LogicalNot(is_target)), terms, c(0))
+    loss = b.Divide(b.ReduceSum(terms, i64([1, 2]), keep_dims=False), convert(b, dim(b, scores, 1), et))
+    return [_per_sample_reduced(a, b, loss, unbatched)]
 
 
 # ---------------------------------------------------------------------------- binary losses
@@ -290,7 +329,7 @@ def poisson_nll_loss(node, a, b):
     """poisson_nll_loss(input, target, log_input, full, eps, reduction): exp(x) - y x for log
     inputs, else x - y log(x + eps); ``full`` adds Stirling's y log y - y + 0.5 log(2 pi y) where
     y > 1."""
-    (x, y), c = _floats(a, b, (0, 1))
+    (x, y), c = _floats(a, b, (0, 1), integers=True)
     if a.const("log_input", True):
         loss = b.Subtract(b.Exp(x), b.Multiply(y, x))
     else:
@@ -307,9 +346,16 @@ def poisson_nll_loss(node, a, b):
 
 @aten("aten::margin_ranking_loss")
 def margin_ranking_loss(node, a, b):
-    """max(0, -y (x1 - x2) + margin)."""
-    (x1, x2, y), c = _floats(a, b, (0, 1, 2))
-    loss = b.Maximum(b.Add(b.Negative(b.Multiply(y, b.Subtract(x1, x2))), c(float(a.const("margin", 0.0)))), c(0))
+    """max(0, -y (x1 - x2) + margin) (integers: -y (x1 - x2) in their type, the rest in f32)."""
+    et, (x1, x2, y) = promoted(a, (0, 1, 2), b)
+    if et in INT_TYPES:
+        negated = _integer_math(b, et, "Subtract", const(b, 0, et), y)
+        product = convert(b, _integer_math(b, et, "Multiply", negated, _integer_math(b, et, "Subtract", x1, x2)), "f32")
+    else:
+        (x1, x2, y), _ = _floats(a, b, (0, 1, 2))
+        product = b.Negative(b.Multiply(y, b.Subtract(x1, x2)))
+    et = product.data.get_dtype()
+    loss = b.Maximum(b.Add(product, const(b, float(a.const("margin", 0.0)), et)), const(b, 0, et))
     return [reduced(b, loss, _reduction(a))]
 
 
@@ -326,7 +372,7 @@ def hinge_embedding_loss(node, a, b):
 def cosine_embedding_loss(node, a, b):
     """1 - cos(x1, x2) where y == 1, max(0, cos - margin) where y == -1; cos over the last dim
     with 1e-12 added to each squared magnitude."""
-    (x1, x2, y), c = _floats(a, b, (0, 1, 2))
+    (x1, x2, y), c = _floats(a, b, (0, 1, 2), integers=True)
     axis = i64(max(rank_of(x1, node), rank_of(x2, node)) - 1)
     products = b.ReduceSum(b.Multiply(x1, x2), axis, keep_dims=False)
     squares = [b.Add(b.ReduceSum(b.Multiply(t, t), axis, keep_dims=False), c(1e-12)) for t in (x1, x2)]
@@ -340,13 +386,20 @@ def cosine_embedding_loss(node, a, b):
 @aten("aten::triplet_margin_loss")
 def triplet_margin_loss(node, a, b):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)) with d the p-norm of the
-    difference + eps over the last dim; ``swap`` takes the smaller of d(a, n) and d(p, n)."""
-    (anchor, positive, negative), c = _floats(a, b, (0, 1, 2))
+    difference + eps over the last dim; ``swap`` takes the smaller of d(a, n) and d(p, n)
+    (integers: the differences in their type, the rest in f32)."""
+    et, (anchor, positive, negative) = promoted(a, (0, 1, 2), b)
+    integer = et in INT_TYPES
+    if integer:
+        c = lambda v: const(b, v, "f32")  # noqa: E731
+    else:
+        (anchor, positive, negative), c = _floats(a, b, (0, 1, 2))
     p, eps = float(a.const("p", 2.0)), float(a.const("eps", 1e-6))
     axis = max(rank_of(t, node) for t in (anchor, positive, negative)) - 1
 
     def distance(u, v):
-        return p_norm(b, b.Add(b.Subtract(u, v), c(eps)), p, [axis], False)
+        difference = convert(b, _integer_math(b, et, "Subtract", u, v), "f32") if integer else b.Subtract(u, v)
+        return p_norm(b, b.Add(difference, c(eps)), p, [axis], False)
     d_ap, d_an = distance(anchor, positive), distance(anchor, negative)
     if a.const("swap", False):
         d_an = b.Minimum(d_an, distance(positive, negative))

@@ -8,6 +8,7 @@ from extensions.front.pytorch.aten import const, convert, dim_size, promoted, ra
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import dims_slice, i64
+from mo.utils.types import INT_TYPES
 
 
 @aten("aten::linear")
@@ -18,9 +19,10 @@ def linear(node, a, b):
     return [b.Add(y, ports[2]) if len(ports) == 3 else y]
 
 
-@aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot")
+@aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot", "aten::vdot")
 def matmul(node, a, b):
-    """The plain products: one MatMul (numpy's rules, as torch.matmul's); zeros over an empty
+    """The plain products: one MatMul (numpy's rules, as torch.matmul's; vdot of real
+    vectors is dot); zeros over an empty
     inner dim (OpenVINO's CPU MatMul leaves that product uninitialised)."""
     et, (x, y) = promoted(a, (0, 1), b)
     product = b.MatMul(x, y)
@@ -102,10 +104,11 @@ def kron(node, a, b):
     rank = max(rank_of(x, node), rank_of(y, node))
     x, y = (b.Unsqueeze(t, i64(list(range(rank - rank_of(t, node))))) if rank_of(t, node) < rank else t
             for t in (x, y))
+    multiply = b.LogicalAnd if x.data.get_dtype() == "boolean" else b.Multiply
     if rank == 0:
-        return [b.Multiply(x, y)]
-    product = b.Multiply(b.Unsqueeze(x, i64([2 * d + 1 for d in range(rank)])),
-                         b.Unsqueeze(y, i64([2 * d for d in range(rank)])))
+        return [multiply(x, y)]
+    product = multiply(b.Unsqueeze(x, i64([2 * d + 1 for d in range(rank)])),
+                       b.Unsqueeze(y, i64([2 * d for d in range(rank)])))
     sizes = [b.Multiply(dim_size(b, x, d), dim_size(b, y, d)) for d in range(rank)]
     return [reshape(b, product, sizes)]
 
@@ -149,6 +152,10 @@ def multi_dot(node, a, b):
 def vander(node, a, b):
     """linalg.vander(x, N): the powers x^0 ... x^(N-1) along a new last dim (N = x's size)."""
     x = a.tensor(0)
+    if x.data.get_dtype() in INT_TYPES:     # PyTorch gives the powers of integers in i64
+        x = convert(b, x, "i64")
+    if rank_of(x, node) == 0:  # a scalar is one point
+        x = b.Unsqueeze(x, i64(0))
     n = a.const("N", None) if a.has("N") else None
     count = dim_size(b, x, rank_of(x, node) - 1) if n is None else b.const(np.int64(n))
     powers = convert(b, b.Range(np.int64(0), count, np.int64(1), output_type="i64"), x.data.get_dtype())

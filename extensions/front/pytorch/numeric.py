@@ -1,5 +1,5 @@
 """ATen floating-point helpers and tests built from elementwise opset ops: hypot, copysign,
-signbit, heaviside, ldexp, frexp, nan_to_num, logit, isneginf / isposinf / isreal, isin: their
+signbit, heaviside, ldexp, frexp, nextafter, nan_to_num, logit, isneginf / isposinf / isreal, isin: their
 translators."""
 from __future__ import annotations
 
@@ -86,7 +86,14 @@ def frexp(node, a, b):
     et = x.data.get_dtype()
     if not is_float_type(et):
         raise ConversionError(f"frexp takes floating point input (PyTorch refuses {et}).")
-    c = lambda v: const(b, v, et)  # noqa: E731
+    mantissa, exponent = split_exponent(b, x, lambda v: const(b, v, et))
+    return [mantissa, convert(b, exponent, "i32")]
+
+
+def split_exponent(b, x, c):
+    """(mantissa in [0.5, 1) with x's sign, exponent in x's type) with x = m 2^e, for
+    floating-point ``x``; 0 and non-finite x give (x, 0)."""
+    et = x.data.get_dtype()
     magnitude = b.Abs(x)
     special = b.LogicalOr(b.Equal(x, c(0)), b.LogicalNot(b.IsFinite(x)))
     safe = b.Select(special, c(1), magnitude)
@@ -97,8 +104,31 @@ def frexp(node, a, b):
     down = b.Less(mantissa, c(0.5))
     exponent = b.Add(exponent, b.Subtract(convert(b, up, et), convert(b, down, et)))
     mantissa = b.Select(up, b.Multiply(mantissa, c(0.5)), b.Select(down, b.Multiply(mantissa, c(2)), mantissa))
-    mantissa = b.Select(special, x, b.Multiply(mantissa, b.Sign(x)))
-    return [mantissa, convert(b, b.Select(special, c(0), exponent), "i32")]
+    return b.Select(special, x, b.Multiply(mantissa, b.Sign(x))), b.Select(special, c(0), exponent)
+
+
+@aten("aten::nextafter")
+def nextafter(node, a, b):
+    """The next representable value after x toward y: x moved by one unit in the last place (half
+    of it when going down from a power of two), the smallest subnormal from 0, the largest finite
+    value from an infinity; y when x == y, NaN when either is NaN."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        raise ConversionError(f"nextafter is defined for floating point tensors only (PyTorch refuses {et}).")
+    c = lambda v: const(b, v, et)  # noqa: E731
+    info = np.finfo(np_dtype(et))
+    mantissa, exponent = split_exponent(b, x, c)
+    magnitude = b.Abs(x)
+    unit = b.Maximum(b.Power(c(2), b.Subtract(exponent, c(info.nmant + 1))), c(info.smallest_subnormal))
+    away = b.LogicalNot(b.LogicalXor(b.Greater(y, x), b.Greater(x, c(0))))      # moving away from zero
+    halved = b.LogicalAnd(b.Equal(b.Abs(mantissa), c(0.5)), b.Greater(magnitude, c(info.smallest_normal)))
+    step = b.Select(b.LogicalOr(away, b.LogicalNot(halved)), unit, b.Multiply(unit, c(0.5)))
+    moved = b.Multiply(b.Sign(x), b.Select(away, b.Add(magnitude, step), b.Subtract(magnitude, step)))
+    moved = b.Select(b.IsInf(x), b.Multiply(b.Sign(x), c(info.max)), moved)
+    tiny = c(info.smallest_subnormal)
+    moved = b.Select(b.Equal(x, c(0)), b.Select(b.Greater(y, x), tiny, b.Negative(tiny)), moved)
+    moved = b.Select(b.Equal(x, y), y, moved)
+    return [b.Select(b.LogicalOr(b.IsNaN(x), b.IsNaN(y)), c(np.nan), moved)]
 
 
 @aten("aten::nan_to_num")

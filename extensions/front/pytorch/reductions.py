@@ -91,7 +91,12 @@ def _extreme(node, a, b, largest: bool) -> list:
     x = a.tensor(0)
     if not a.has("dim") or a.is_none("dim"):
         rank = rank_of(x, node)
-        return [_reduce(b, "ReduceMax" if largest else "ReduceMin", x, list(range(rank)), False) if rank else x]
+        if not rank:
+            return [x]
+        boolean = x.data.get_dtype() == "boolean"
+        y = _reduce(b, "ReduceMax" if largest else "ReduceMin", convert(b, x, "u8") if boolean else x,
+                    list(range(rank)), False)
+        return [convert(b, y, "boolean") if boolean else y]
     return list(_top_one(node, a, b, x, largest))
 
 
@@ -233,17 +238,126 @@ def std_mean(node, a, b):
     return _moments(node, a, b, root=True, with_mean=True)
 
 
-@aten("aten::logsumexp")
-def logsumexp(node, a, b):
-    """log(sum(exp(x - peak))) + peak, with an infinite peak taken as 0."""
+def _covariance(node, a, b):
+    """cov(input [variables, observations] or [observations], correction, fweights, aweights):
+    the weighted covariance matrix (integers in f32), squeezed as PyTorch does (one variable: 0-d);
+    a normalization factor <= 0 is taken as 0."""
     x = _floating(b, a.tensor(0))
     et = x.data.get_dtype()
-    axes = reduce_axes(a, node, rank_of(x, node))
+    rank = rank_of(x, node)
+    if rank > 2:
+        raise ConversionError(f"cov takes a 1-D or 2-D tensor, not a {rank}-D one.")
+    variables = 1 if rank < 2 else x.data.get_shape()[0]
+    if variables is None or variables < 0:
+        raise ConversionError("cov of a computed number of variables is not supported (the result's rank "
+                              "depends on it); give the input a static first dim.")
+    x = reshape(b, x, [1, -1]) if rank < 2 else x
+    weights = [convert(b, a.tensor(k), et) for k in ("fweights", "aweights") if a.has(k) and not a.is_none(k)]
+    w = b.Multiply(*weights) if len(weights) == 2 else (weights[0] if weights else None)
+    correction = float(a.const("correction", 1))
+    if w is None:
+        w_sum = convert(b, dim_size(b, x, 1), et)
+        average = b.ReduceMean(x, i64(1), keep_dims=True)
+    else:
+        w_sum = b.ReduceSum(w, i64(0), keep_dims=False)
+        average = b.Divide(b.ReduceSum(b.Multiply(x, w), i64(1), keep_dims=True), w_sum)
+    if w is not None and a.has("aweights") and not a.is_none("aweights") and correction != 0:
+        aweights = convert(b, a.tensor("aweights"), et)
+        spread = b.Divide(b.ReduceSum(b.Multiply(w, aweights), i64(0), keep_dims=False), w_sum)
+        factor = b.Subtract(w_sum, b.Multiply(const(b, correction, et), spread))
+    else:
+        factor = b.Subtract(w_sum, const(b, correction, et))
+    factor = b.Select(b.LessEqual(factor, const(b, 0, et)), const(b, 0, et), factor)
+    centered = b.Subtract(x, average)
+    weighted = centered if w is None else b.Multiply(centered, w)
+    if variables == 1:      # a sum (the CPU plugin crashes on a [1, 1] MatMul reshaped to 0-d)
+        return b.Divide(b.ReduceSum(b.Multiply(centered, weighted), i64([0, 1]), keep_dims=False), factor)
+    return b.Divide(b.MatMul(centered, weighted, transpose_b=True), factor)
+
+
+@aten("aten::cov")
+def cov(node, a, b):
+    return [_covariance(node, a, b)]
+
+
+@aten("aten::corrcoef")
+def corrcoef(node, a, b):
+    """The covariance over the product of the standard deviations, clipped to [-1, 1] (NaN
+    stays); one variable: c / c."""
+    c = _covariance(node, a, b)
+    if c.data.get_rank() == 0:
+        return [b.Divide(c, c)]
+    variables = c.data.get_shape()[0]
+    stddev = b.Sqrt(b.Gather(reshape(b, c, [-1]), b.const(np.arange(variables, dtype=np.int64) * (variables + 1)),
+                             np.int64(0)))
+    c = b.Divide(b.Divide(c, b.Unsqueeze(stddev, i64(1))), b.Unsqueeze(stddev, i64(0)))
+    return [b.Select(b.IsNaN(c), c, b.Clamp(c, min=-1.0, max=1.0))]
+
+
+@aten("aten::nanmean")
+def nanmean(node, a, b):
+    """The mean of the elements that are not NaN over dims (NaN where there are none)."""
+    x = a.tensor(0)
+    x = convert(b, x, _dtype(a) or x.data.get_dtype())
+    et = x.data.get_dtype()
+    if not is_float_type(et):
+        raise ConversionError(f"nanmean takes floating point tensors (PyTorch refuses {et}); use mean.")
+    if rank_of(x, node) == 0:
+        return [x]
+    axes, keep = reduce_axes(a, node, rank_of(x, node)), _keep(a)
+    valid = b.LogicalNot(b.IsNaN(x))
+    total = _reduce(b, "ReduceSum", b.Select(valid, x, const(b, 0, et)), axes, keep)
+    return [b.Divide(total, _reduce(b, "ReduceSum", convert(b, valid, et), axes, keep))]
+
+
+@aten("aten::dist")
+def dist(node, a, b):
+    """The p-norm of x - y (broadcast) over all elements."""
+    et, (x, y) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        raise ConversionError(f"dist takes floating point tensors (PyTorch refuses {et}).")
+    difference = b.Subtract(x, y)
+    rank = max(rank_of(x, node), rank_of(y, node))
+    if rank == 0:
+        difference = reshape(b, difference, [1])
+    return [p_norm(b, difference, float(a.const("p", 2)), list(range(max(rank, 1))), False)]
+
+
+@aten("aten::renorm")
+def renorm(node, a, b):
+    """renorm(p, dim, maxnorm): each slice along ``dim`` whose p-norm exceeds maxnorm scaled by
+    maxnorm / (norm + 1e-7)."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    if not is_float_type(et):
+        raise ConversionError(f"renorm takes floating point tensors (PyTorch refuses {et}).")
+    rank = rank_of(x, node)
+    axis = norm_axis(a.const("dim"), max(rank, 1), node)
+    others = [d for d in range(rank) if d != axis]
+    maxnorm = const(b, float(a.const("maxnorm")), et)
+    norm = p_norm(b, x, float(a.const("p")), others, True) if others else b.Abs(x)
+    factor = b.Select(b.Greater(norm, maxnorm), b.Divide(maxnorm, b.Add(norm, const(b, 1e-7, et))), const(b, 1, et))
+    return [b.Multiply(x, factor)]
+
+
+@aten("aten::logsumexp")
+def logsumexp(node, a, b):
+    """logsumexp over ``dim`` (integers and booleans in f32)."""
+    x = _floating(b, a.tensor(0))
+    if rank_of(x, node) == 0:       # a 0-d tensor: its own logsumexp, over its one element
+        return [reshape(b, logsumexp_of(b, reshape(b, x, [1]), [0], False), [])]
+    return [logsumexp_of(b, x, reduce_axes(a, node, rank_of(x, node)), _keep(a))]
+
+
+def logsumexp_of(b, x, axes: list[int], keep: bool):
+    """log(sum(exp(x))) of floating-point ``x`` over ``axes``: log(sum(exp(x - peak))) + peak,
+    with an infinite peak taken as 0."""
+    et = x.data.get_dtype()
     peak = _reduce(b, "ReduceMax", x, axes, True)
     peak = b.Select(b.IsInf(peak), const(b, 0, et), peak)
     total = _reduce(b, "ReduceSum", b.Exp(b.Subtract(x, peak)), axes, True)
     y = b.Add(b.Log(total), peak)
-    return [y if _keep(a) else b.Squeeze(y, i64(axes))]
+    return y if keep else b.Squeeze(y, i64(axes))
 
 
 @aten("aten::cosine_similarity")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, dim_size, promote_types, reshape, scalar_int
+from extensions.front.pytorch.aten import const, dim_size, is_float_type, promote_types, reshape, scalar_int
 from extensions.load.pytorch.arguments import aten
 from extensions.load.pytorch.schema import is_dtype_type
 from mo.errors import ConversionError
@@ -204,7 +204,9 @@ def expand_as(node, a, b):
 
 @aten("aten::repeat", "aten::tile")
 def repeat(node, a, b):
-    return [b.Tile(a.tensor(0), int_list_port(b, a.int_list(1)))]
+    """Tile by the repeats (no repeats: the tensor itself)."""
+    repeats = a.int_list(1)
+    return [b.Tile(a.tensor(0), int_list_port(b, repeats)) if repeats else a.tensor(0)]
 
 
 def _repeated_positions(b, repeats: Port) -> Port:
@@ -718,6 +720,36 @@ def diagonal(node, a, b):
     return [_diagonal_of(node, b, a.tensor(0), int(a.const("offset", 0)), dim1, dim2)]
 
 
+@aten("aten::diagonal_scatter")
+def diagonal_scatter(node, a, b):
+    """diagonal_scatter(src, offset, dim1, dim2): src (the diagonal as its last dim) written on the
+    ``offset`` diagonal of the planes (dim1, dim2): those dims moved last, a Select of the diagonal
+    mask (j - i == offset) between src spread along rows (columns for a negative offset) and x."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    rank = rank_of(x, node)
+    offset = int(a.const("offset", 0))
+    d1, d2 = (norm_axis(int(a.const(k, d)), rank, node) for k, d in (("dim1", 0), ("dim2", 1)))
+    if d1 == d2:
+        raise ConversionError("diagonal_scatter needs two different dims.")
+    order = [d for d in range(rank) if d not in (d1, d2)] + [d1, d2]
+    moved = _permuted(b, x, order)
+    src = convert(b, a.tensor("src"), et)
+    src_rank = rank_of(src, node)
+    # one padding element, so that the positions off the diagonal (clamped to it) read something
+    src = b.Pad(src, np.zeros(src_rank, np.int64), np.eye(src_rank, dtype=np.int64)[-1], const(b, 0, et),
+                pad_mode="constant")
+    last = b.Subtract(dim_size(b, src, src_rank - 1), np.int64(1))
+    rows, cols = (b.Range(np.int64(0), dim_size(b, x, d), np.int64(1), output_type="i64") for d in (d1, d2))
+    on_diagonal = b.Equal(b.Subtract(b.Unsqueeze(cols, np.int64(0)), b.Unsqueeze(rows, np.int64(1))),
+                          np.int64(offset))                                         # [n1, n2]
+    along = rows if offset >= 0 else cols
+    values = b.Gather(src, b.Minimum(along, last), np.int64(src_rank - 1))
+    values = b.Unsqueeze(values, np.int64(-1 if offset >= 0 else -2))
+    written = b.Select(on_diagonal, values, moved)
+    return [_permuted(b, written, [order.index(d) for d in range(rank)])]
+
+
 def _embedded(node, b, x: Port, offset: int, dim1: int, dim2: int) -> Port:
     """Matrices of side n = size + |offset| with x's last dim on the ``offset`` diagonal and zeros
     elsewhere, placed at dims (dim1, dim2) of the result (rank + 1 dims)."""
@@ -829,19 +861,20 @@ def combinations(node, a, b):
 @aten("aten::sum_to_size")
 def sum_to_size(node, a, b):
     """The sum over the dims that broadcasting to ``size`` would expand: the leading extra ones
-    and those where size is 1."""
+    and those where size is 1. As in PyTorch, a sum (integers and booleans in i64) is taken when
+    there are such dims or ``size`` is empty; otherwise the tensor is returned as it is."""
     x = a.tensor(0)
     size = [int(s) for s in a.int_list(1)]
     rank = rank_of(x, node)
     shape = x.data.get_shape()
     lead = rank - len(size)
     axes = list(range(lead)) + [lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1]
-    if not axes:
+    if not axes and size:
         return [x]
     et = x.data.get_dtype()
-    y = convert(b, x, "u8") if et == "boolean" else x
-    y = b.ReduceSum(y, i64(axes), keep_dims=True)
-    y = convert(b, y, et) if et == "boolean" else y
+    y = x if is_float_type(et) else convert(b, x, "i64")
+    if axes:
+        y = b.ReduceSum(y, i64(axes), keep_dims=True)
     return [reshape(b, y, size)]
 
 

@@ -19,7 +19,7 @@ class Activations(torch.nn.Module):
             F.celu(x, 1.5), F.gelu(x), F.gelu(x, approximate="tanh"), F.silu(x), F.mish(x), F.hardswish(x), \
             F.hardsigmoid(x), F.softplus(x), F.softplus(x, beta=2, threshold=3), F.softsign(x), self.prelu(x), \
             F.glu(x, dim=-1 if x.shape[-1] % 2 == 0 else 1) if False else F.glu(x[..., :4]), F.logsigmoid(x), \
-            F.threshold(x, 0.5, -1.0)
+            F.threshold(x, 0.5, -1.0), F.hardshrink(x, 0.7), F.softshrink(x, 1.2)
 
 
 class Softmaxes(torch.nn.Module):

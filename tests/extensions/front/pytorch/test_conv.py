@@ -4,8 +4,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from mo.errors import ConversionError
-from tests.utils.torch_models import PATHS, check_module, convert_torch
+from tests.utils.torch_models import PATHS, check_module
 
 torch.manual_seed(0)
 
@@ -48,13 +47,26 @@ def test_conv(module, path, tmp_path):
 
 
 class DivisorOverride(nn.Module):
+    """avg_pool with divisor_override (padding, ceil_mode's last windows), of 3-D too."""
+
     def forward(self, x):
-        return F.avg_pool2d(x, 2, divisor_override=3)
+        return F.avg_pool2d(x, 2, divisor_override=3), F.avg_pool2d(x, 3, 2, 1, True, False, 2), \
+            F.avg_pool3d(x.unsqueeze(2).expand(-1, -1, 3, -1, -1), 2, 1, 1, True, True, 5)
 
 
-def test_avg_pool_divisor_override_is_refused(tmp_path):
-    with pytest.raises(ConversionError, match=r"avg_pool2d.*divisor_override is not supported"):
-        convert_torch(DivisorOverride(), (X,), str(tmp_path))
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64])
+def test_avg_pool_divisor_override_and_integers(dtype, path, tmp_path):
+    """Integers stay integers, divided with truncation toward zero as PyTorch does."""
+    x = X * 10 if dtype == torch.float32 else (X * 10).to(dtype)
+    check_module(DivisorOverride(), (x,), tmp_path, path)
+    check_module(AveragePools(), (x,), tmp_path, path)
+
+
+class AveragePools(nn.Module):
+    def forward(self, x):
+        return F.avg_pool1d(x.flatten(2), 3), F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), \
+            F.avg_pool2d(x, 2, 1, 1, ceil_mode=True), F.avg_pool1d(x[0], 6, 3, 2, True, True)
 
 
 class Blocks(torch.nn.Module):

@@ -117,7 +117,7 @@ class LogAddExp(torch.nn.Module):
 
 class Gcd(torch.nn.Module):
     def forward(self, x, y):
-        return torch.gcd(x, y)
+        return torch.gcd(x, y), torch.lcm(x, y)
 
 
 def _quadrants(dtype):
@@ -157,12 +157,14 @@ def test_logaddexp(dtype, path, tmp_path):
 @pytest.mark.parametrize("x_type, y_type", [(torch.int64, torch.int64), (torch.int32, torch.int8),
                                             (torch.uint8, torch.uint8)])
 def test_gcd(x_type, y_type, path, tmp_path):
-    """Signs, zeros, broadcasting, and the promoted type (u8 with i8 is i16). Values stay below
-    2^24: the CPU plugin divides integers in f32."""
+    """gcd and lcm: signs, zeros, broadcasting, and the promoted type (u8 with i8 is i16). Values
+    stay below 2^24: the CPU plugin divides integers in f32."""
     x = torch.tensor([[0, 12, 7, 0, 221, 2 ** 23 if x_type == torch.int64 else 96], [9, 100, 1, 35, 64, 81]])
     y = torch.tensor([5, 18, 14, 0, 17, 48])
     if y_type != torch.uint8:
         x, y = x * torch.tensor([1, -1, 1, 1, -1, 1]), -y
+    else:   # lcms that fit in u8 (PyTorch wraps around, the CPU plugin saturates)
+        x[1] = torch.tensor([9, 6, 1, 35, 4, 16])
     check_module(Gcd(), (x.to(x_type), y.to(y_type)), tmp_path, path)
 
 

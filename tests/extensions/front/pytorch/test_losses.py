@@ -11,23 +11,26 @@ torch.manual_seed(0)
 
 class ClassLosses(torch.nn.Module):
     """cross entropy of class indices (weights, ignore_index, label smoothing, unbatched, spatial)
-    and of probabilities, nll_loss, multi_margin_loss."""
+    and of probabilities, nll_loss, multi_margin_loss, multilabel_margin_loss (targets ended by -1,
+    repeated, all classes; unbatched)."""
 
-    def forward(self, x, t, p, w, img, img_t):
+    def forward(self, x, t, p, w, img, img_t, labels):
         return F.cross_entropy(x, t), F.cross_entropy(x, t, weight=w, reduction="sum"), \
             F.cross_entropy(x, t, ignore_index=1, reduction="none"), F.cross_entropy(x, t, label_smoothing=0.2), \
             F.cross_entropy(x, t, weight=w, label_smoothing=0.1), F.cross_entropy(x[0], t[0]), \
             F.cross_entropy(x, p), F.cross_entropy(x, p, weight=w, label_smoothing=0.3, reduction="none"), \
             F.cross_entropy(img, img_t), F.nll_loss(F.log_softmax(x, 1), t, weight=w), \
             F.nll_loss(F.log_softmax(img, 1), img_t, reduction="none"), F.multi_margin_loss(x, t), \
-            F.multi_margin_loss(x, t, p=2, margin=0.5, weight=w, reduction="sum")
+            F.multi_margin_loss(x, t, p=2, margin=0.5, weight=w, reduction="sum"), \
+            F.multilabel_margin_loss(x, labels, reduction="none"), F.multilabel_margin_loss(x[0], labels[0])
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_class_losses(path, tmp_path):
     x, t = torch.randn(4, 5), torch.tensor([0, 3, 1, 4])
     inputs = (x, t, torch.softmax(torch.randn(4, 5), 1), torch.rand(5), torch.randn(2, 5, 3, 3),
-              torch.randint(0, 5, (2, 3, 3)))
+              torch.randint(0, 5, (2, 3, 3)),
+              torch.tensor([[3, 0, -1, 1, 2], [1, 1, 4, -1, -1], [-1, 2, 3, 0, 0], [0, 1, 2, 3, 4]]))
     check_module(ClassLosses(), inputs, tmp_path, path)
 
 

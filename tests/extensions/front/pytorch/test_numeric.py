@@ -23,3 +23,20 @@ def test_floating_point_helpers(path, tmp_path):
     x = torch.tensor([0.0, -0.0, 1.5, -3.25, float("inf"), -float("inf"), float("nan"), 1e-3, 2.0 ** 20, 0.75])
     y = torch.tensor([1.0, -0.0, -2.0, 4.0, 0.5, -1.0, 2.0, -1e-3, 3.0, 0.0])
     check_module(FloatingPoint(), (x, y, torch.arange(-3, 7)), tmp_path, path)
+
+
+class NextAfter(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.nextafter(x, y)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_nextafter(path, tmp_path):
+    """Up and down from powers of two, other values, 0, the extremes and infinities, x == y, NaN;
+    compared exactly (one unit in the last place is within any tolerance)."""
+    big = torch.finfo(torch.float32).max
+    x = torch.tensor([1.0, 1.0, -1.0, -1.0, 3.7, -3.7, 1e-3, 0.0, 0.0, big, big, float("inf"), -float("inf"),
+                      2.5, float("nan"), 1.0, 2.0 ** -126, 6e4])
+    y = torch.tensor([2.0, 0.0, -2.0, 0.0, -5.0, 5.0, 1.0, 1.0, -1.0, float("inf"), 0.0, 0.0, 0.0,
+                      2.5, 1.0, float("nan"), 0.0, 7e4])
+    check_module(NextAfter(), (x, y), tmp_path, path, rtol=0, atol=0)

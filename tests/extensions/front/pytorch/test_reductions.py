@@ -176,3 +176,24 @@ class Integration(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_trapezoid(path, tmp_path):
     check_module(Integration(), (X, torch.linspace(0, 2, 5) ** 2), tmp_path, path)
+
+
+class Statistics(torch.nn.Module):
+    """cov (correction, frequency and observation weights, one variable), corrcoef, nanmean,
+    dist of several orders, renorm."""
+
+    def forward(self, x, f, w, holes):
+        m = x[0]
+        return torch.cov(m), torch.cov(m, correction=0, fweights=f), torch.cov(m, aweights=w), \
+            torch.cov(m, correction=2, fweights=f, aweights=w), torch.cov(m[1]), torch.corrcoef(m), \
+            torch.nanmean(holes), torch.nanmean(holes, 1, keepdim=True), torch.dist(x, x.flip(0)), \
+            torch.dist(x, m, 1), torch.dist(x, m, float("inf")), torch.renorm(x, 2, 1, 1.5), \
+            torch.renorm(x, 1, 0, 3.0)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_statistics(path, tmp_path):
+    holes = X[0].clone()
+    holes[1] = float("nan")
+    holes[2, :2] = float("nan")
+    check_module(Statistics(), (X, torch.tensor([1, 2, 1, 3, 1]), torch.rand(5) + 0.5, holes), tmp_path, path)

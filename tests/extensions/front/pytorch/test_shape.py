@@ -199,6 +199,22 @@ def test_diagonals_and_stacks(path, tmp_path):
     check_module(Diagonals(), (X, torch.randn(5)), tmp_path, path)
 
 
+class DiagonalScatter(torch.nn.Module):
+    """diagonal_scatter on the main, an upper and a lower diagonal, of other dims (reversed), and
+    of booleans."""
+
+    def forward(self, x, v, w):
+        return torch.diagonal_scatter(x[0, 0], v[:4]), torch.diagonal_scatter(x[0, 0], v[1:], 1), \
+            torch.diagonal_scatter(x[0, 0], v[:2], -2), \
+            torch.diagonal_scatter(x, torch.diagonal(x, -1, 3, 1) * 2, -1, 3, 1), \
+            torch.diagonal_scatter(x[0, 0] > 0, w)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_diagonal_scatter(path, tmp_path):
+    check_module(DiagonalScatter(), (X, torch.randn(5), torch.tensor([True, False, True, False])), tmp_path, path)
+
+
 class Gradients(torch.nn.Module):
     def forward(self, x):
         return *torch.gradient(x), *torch.gradient(x, spacing=2.0, dim=1, edge_order=2), \
