@@ -21,9 +21,8 @@ def linear(node, a, b):
 
 @aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot", "aten::vdot")
 def matmul(node, a, b):
-    """The plain products: one MatMul (numpy's rules, as torch.matmul's; vdot of real
-    vectors is dot); zeros over an empty
-    inner dim (OpenVINO's CPU MatMul leaves that product uninitialised)."""
+    """The plain products: one MatMul (numpy's rules, as torch.matmul's; vdot of real vectors is
+    dot); zeros over an empty inner dim (OpenVINO's CPU MatMul leaves that product uninitialised)."""
     et, (x, y) = promoted(a, (0, 1), b)
     product = b.MatMul(x, y)
     shape = x.data.get_shape()
