@@ -235,11 +235,16 @@ def triangle_indices(node, a, b):
 
 
 def _linspace_points(b, a, compute: str):
-    """``steps`` points from start to end in ``compute``, as PyTorch computes them (the first
-    half start + i * step, the second half end - (steps - 1 - i) * step)."""
+    """``steps`` points from start to end in ``compute`` (see ``linspace_points``)."""
     start, end = convert(b, a.tensor("start"), compute), convert(b, a.tensor("end"), compute)
     start, end = (as_scalar(b, p) if p.data.get_rank() != 0 else p for p in (start, end))
     steps = scalar_int(b, a.value("steps") if a.value("steps") is not None else a.tensor("steps"))
+    return linspace_points(b, start, end, steps, compute)
+
+
+def linspace_points(b, start, end, steps, compute: str):
+    """``steps`` (a 0-d i64) points from the 0-d ``start`` to ``end`` in ``compute``, as PyTorch
+    computes them (the first half start + i * step, the second half end - (steps - 1 - i) * step)."""
     zero, one = b.const(np.int64(0)), b.const(np.int64(1))
     index = b.Range(zero, steps, one, output_type="i64")
     last = b.Maximum(b.Subtract(steps, one), one)
