@@ -1,11 +1,11 @@
 """ATen convolutions (conv1d/2d/3d, convolution, _convolution, conv_transpose*), poolings (max /
-avg / adaptive), sliding blocks (im2col / col2im) and max_unpool2d: their translators. Inputs
+avg / adaptive), sliding blocks (im2col / col2im) and max_unpool2d / 3d: their translators. Inputs
 without a batch dim get one for the op."""
 from __future__ import annotations
 
 import numpy as np
 
-from extensions.front.pytorch.aten import const, convert, dim_size, int_list_port, rank_of, scalar_int, shape_of
+from extensions.front.pytorch.aten import const, convert, dim_size, int_list_port, rank_of, shape_of
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import INT64_MAX, channel_bias, dims_slice, grouped_weights, i64
@@ -217,19 +217,22 @@ def col2im(node, a, b):
                      pads_begin=args["padding"], pads_end=args["padding"])]
 
 
-@aten("aten::max_unpool2d")
-def max_unpool2d(node, a, b):
-    """max_unpool2d(input [N, C, H, W], indices, output_size): each value written at its index
-    in its channel's output plane (flattened Ho * Wo), zeros elsewhere."""
+@aten("aten::max_unpool2d", "aten::max_unpool3d")
+def max_unpool(node, a, b):
+    """max_unpool2d / 3d(input [N, C, *spatial] or [C, *spatial], indices, output_size, ...): each
+    value written at its index in its channel's output (flattened spatial dims), zeros elsewhere."""
     x, indices = a.tensor(0), convert(b, a.tensor(1), "i64")
     rank = rank_of(x, node)
-    if rank not in (3, 4):
-        raise ConversionError(f"max_unpool2d of a rank-{rank} input: it takes [N, C, H, W] or [C, H, W].")
-    height, width = a.int_list("output_size")
-    leading = dims_slice(b, shape_of(b, x), 0, rank - 2)
-    flat = i64(*[0] * (rank - 2), -1)
-    plane = int_list_port(b, [b.Multiply(*(scalar_int(b, v) for v in (height, width)))])
-    zeros = b.Broadcast(const(b, 0, x.data.get_dtype()), b.Concat(leading, plane, axis=0))
+    size = list(a.int_list("output_size"))
+    spatial = 3 if node.fw_op == "aten::max_unpool3d" else 2
+    size = size[-spatial:]
+    if rank not in (spatial + 1, spatial + 2) or len(size) != spatial:
+        raise ConversionError(f"{node.fw_op} of a rank-{rank} input with output size {len(size)} dims: it takes "
+                              f"[N, C, *spatial] or [C, *spatial] with {spatial} spatial dims.")
+    leading = dims_slice(b, shape_of(b, x), 0, rank - spatial)
+    flat = i64(*[0] * (rank - spatial), -1)
+    volume = b.ReduceProd(int_list_port(b, size), i64([0]), keep_dims=True)
+    zeros = b.Broadcast(const(b, 0, x.data.get_dtype()), b.Concat(leading, volume, axis=0))
     y = b.ScatterElementsUpdate(zeros, b.Reshape(indices, flat, special_zero=True),
-                                b.Reshape(x, flat, special_zero=True), np.int64(rank - 2))
-    return [b.Reshape(y, b.Concat(leading, int_list_port(b, [height, width]), axis=0), special_zero=False)]
+                                b.Reshape(x, flat, special_zero=True), np.int64(rank - spatial))
+    return [b.Reshape(y, b.Concat(leading, int_list_port(b, size), axis=0), special_zero=False)]
