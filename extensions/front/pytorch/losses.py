@@ -2,7 +2,7 @@
 probabilities, weights, ignore_index, label smoothing), binary cross entropy (of probabilities and
 of logits), the regression losses (mse, l1, smooth l1, huber), kl_div, and the margin losses
 (margin ranking, soft margin, hinge embedding, cosine embedding, triplet margin, multi margin),
-poisson_nll_loss: their translators.
+poisson_nll_loss, ctc_loss (CTCLoss): their translators.
 
 ``reduction`` is PyTorch's enum: 0 none, 1 mean, 2 sum."""
 from __future__ import annotations
@@ -352,3 +352,49 @@ def triplet_margin_loss(node, a, b):
         d_an = b.Minimum(d_an, distance(positive, negative))
     loss = b.Maximum(b.Subtract(b.Add(c(float(a.const("margin", 1.0))), d_ap), d_an), c(0))
     return [reduced(b, loss, _reduction(a))]
+
+
+def _lengths(b, a, key: str):
+    """A lengths argument (a tensor or a list of ints) as a 1-D i64 tensor."""
+    port = a.port(key)
+    return convert(b, port, "i64") if port is not None else b.const(np.array(a.int_list(key), np.int64))
+
+
+@aten("aten::ctc_loss")
+def ctc_loss(node, a, b):
+    """ctc_loss(log_probs [T, N, C], targets [N, S], input_lengths, target_lengths, blank, reduction,
+    zero_infinity) as CTCLoss on [N, T, C] with the targets padded to T. CTCLoss takes the log
+    softmax of its logits, PyTorch takes them as they are: the log-sum-exp of each step within a
+    sample's length is taken off. Mean: each loss divided by its target length, then the mean."""
+    log_probs = a.tensor(0)
+    if rank_of(log_probs, node) != 3 or rank_of(a.tensor("targets"), node) != 2:
+        raise ConversionError("ctc_loss is converted for batched log_probs [T, N, C] and padded targets [N, S].")
+    et = log_probs.data.get_dtype()
+    logits = b.Transpose(log_probs, i64([1, 0, 2]))
+    steps = dim(b, log_probs, 0)
+    targets = convert(b, a.tensor("targets"), "i64")
+    # CTCLoss takes labels [N, T]: padded (or cut) to T, what lies past a target's length is ignored
+    pad = b.Maximum(b.Subtract(steps, dim(b, targets, 1)), np.int64(0))
+    labels = b.Pad(targets, i64([0, 0]), b.Concat(i64([0]), b.Reshape(pad, i64([1]), special_zero=False), axis=0),
+                   np.int64(0), pad_mode="constant")
+    labels = b.Slice(labels, i64([0]), b.Reshape(steps, i64([1]), special_zero=False), i64([1]), i64([1]))
+    input_lengths, target_lengths = _lengths(b, a, "input_lengths"), _lengths(b, a, "target_lengths")
+    blank = b.const(np.int64(a.const("blank", 0)))
+    # the CPU plugin refuses a target longer than its input, whose loss is infinite: it gets a
+    # shorter one, and the infinity
+    fits = b.LessEqual(target_lengths, input_lengths)
+    loss = b.CTCLoss(logits, input_lengths, labels, b.Minimum(target_lengths, input_lengths), blank,
+                     preprocess_collapse_repeated=False, ctc_merge_repeated=True, unique=False)
+    loss = b.Select(fits, loss, const(b, np.inf, et))
+    lse = b.Log(b.ReduceSum(b.Exp(b.Subtract(logits, b.ReduceMax(logits, i64([2]), keep_dims=True))), i64([2]),
+                            keep_dims=False))
+    lse = b.Add(lse, b.ReduceMax(logits, i64([2]), keep_dims=False))        # [N, T]
+    positions = b.Range(np.int64(0), steps, np.int64(1), output_type="i64")
+    within = b.Less(b.Unsqueeze(positions, i64([0])), b.Unsqueeze(input_lengths, i64([1])))
+    loss = b.Subtract(loss, b.ReduceSum(b.Select(within, lse, const(b, 0.0, et)), i64([1]), keep_dims=False))
+    if bool(a.const("zero_infinity", False)):
+        loss = b.Select(b.IsInf(loss), const(b, 0.0, et), loss)
+    reduction = _reduction(a)
+    if reduction == MEAN:
+        loss = b.Divide(loss, convert(b, b.Maximum(target_lengths, np.int64(1)), et))
+    return [reduced(b, loss, reduction)]
