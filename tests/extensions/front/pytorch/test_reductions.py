@@ -176,3 +176,15 @@ class Integration(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_trapezoid(path, tmp_path):
     check_module(Integration(), (X, torch.linspace(0, 2, 5) ** 2), tmp_path, path)
+
+
+class HashTensor(torch.nn.Module):
+    def forward(self, i, m):
+        return torch.hash_tensor(i), torch.hash_tensor(i, 1, keepdim=True), torch.hash_tensor(i, [0, 2]), \
+            torch.hash_tensor(m)
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_hash_tensor(path, tmp_path):
+    """The xor of the integers' (booleans') 64-bit patterns, negative ones too, over odd sizes."""
+    check_module(HashTensor(), (torch.randint(-1000, 1000, (3, 5, 7)), torch.rand(4, 3) > 0.5), tmp_path, path)
