@@ -47,8 +47,12 @@ def _floats(a, b, keys):
     return ports, (lambda v: const(b, v, et))
 
 
+_REDUCTION_NAMES = {"none": NONE, "mean": MEAN, "sum": SUM}
+
+
 def _reduction(a) -> int:
-    return int(a.const("reduction", MEAN))
+    value = a.const("reduction", MEAN)
+    return _REDUCTION_NAMES[value] if isinstance(value, str) and value in _REDUCTION_NAMES else int(value)
 
 
 def _optional(a, key):
@@ -94,11 +98,12 @@ def _weight_along_classes(node, b, weight, rank: int, et: str):
     return channel_bias(b, weight, rank - 2) if rank > 2 else weight
 
 
-def _index_loss(node, a, b, log_prob, target, unbatched: bool):
-    """nll (with label smoothing for cross entropy) of class-index targets, reduced."""
+def _index_loss(node, a, b, log_prob, target, unbatched: bool, reduction: int | None = None):
+    """nll (with label smoothing for cross entropy) of class-index targets, reduced (``reduction``,
+    or the argument's)."""
     weight = _optional(a, "weight")
     ignore_index = int(a.const("ignore_index", -100))
-    reduction = _reduction(a)
+    reduction = _reduction(a) if reduction is None else reduction
     loss, w = _nll(node, b, log_prob, target, weight, ignore_index)
     result = reduced(b, loss, reduction, w if reduction == MEAN else None)
     smoothing = float(a.const("label_smoothing", 0.0)) if a.has("label_smoothing") else 0.0
@@ -398,3 +403,26 @@ def ctc_loss(node, a, b):
     if reduction == MEAN:
         loss = b.Divide(loss, convert(b, b.Maximum(target_lengths, np.int64(1)), et))
     return [reduced(b, loss, reduction)]
+
+
+@aten("torch_nn::_linear_cross_entropy_batch_chunked", "torch_nn::_linear_cross_entropy_batch_chunked_no_reduction")
+def linear_cross_entropy(node, a, b):
+    """torch.nn.functional.linear_cross_entropy's chunked forms in exported programs (input [..., D],
+    linear_weight [C, D], target [...], linear_bias, weight, reduction, ignore_index,
+    label_smoothing, chunking options): the cross entropy of the class-index targets over the
+    logits input @ linear_weight^T + bias, all at once (the chunks only bound training memory);
+    the loss, then outputs saved for the gradient, unused."""
+    (x, linear), _ = _floats(a, b, ("input", "linear_weight"))
+    logits = b.MatMul(x, linear, transpose_a=False, transpose_b=True)
+    bias = _optional(a, "linear_bias")
+    if bias is not None:
+        logits = b.Add(logits, convert(b, bias, logits.data.get_dtype()))
+    target = a.tensor("target")
+    classes = b.Gather(b.ShapeOf(logits), i64([-1]), np.int64(0))
+    log_prob = b.LogSoftmax(b.Reshape(logits, b.Concat(i64([-1]), classes, axis=0), special_zero=False), axis=1)
+    no_reduction = node.fw_op.endswith("_no_reduction")
+    loss = _index_loss(node, a, b, log_prob, b.Reshape(target, i64([-1]), special_zero=False), False,
+                       NONE if no_reduction else None)
+    if no_reduction:
+        loss = b.Reshape(loss, b.ShapeOf(target), special_zero=False)
+    return [loss] + [None] * (node.num_outputs - 1)
