@@ -180,9 +180,10 @@ def geometric(node, a, b):
 
 @aten("aten::randint")
 def randint(node, a, b):
-    """randint(low=0, high, size, dtype=int64): integers uniform in [low, high)."""
+    """randint(low=0, high, size, dtype=int64): integers uniform in [low, high) (drawn as i64, also
+    for a floating-point dtype)."""
     et = _given_dtype(a) or "i64"
-    return [uniform(b, _size(b, a), int(a.const("low", 0)), int(a.const("high")), et)]
+    return [convert(b, uniform(b, _size(b, a), int(a.const("low", 0)), int(a.const("high")), "i64"), et)]
 
 
 @aten("aten::randint_like")
@@ -190,7 +191,7 @@ def randint_like(node, a, b):
     """randint_like(self, low=0, high): x's shape and type."""
     x = a.tensor(0)
     et = _given_dtype(a) or x.data.get_dtype()
-    return [uniform(b, shape_of(b, x), int(a.const("low", 0)), int(a.const("high")), et)]
+    return [convert(b, uniform(b, shape_of(b, x), int(a.const("low", 0)), int(a.const("high")), "i64"), et)]
 
 
 @aten("aten::randperm")
