@@ -1,7 +1,9 @@
 """ATen convolutions (conv1d/2d/3d, convolution, _convolution, conv_transpose*), poolings (max /
-avg / adaptive), sliding blocks (im2col / col2im) and max_unpool2d: their translators. Inputs
-without a batch dim get one for the op."""
+avg / adaptive / fractional), sliding blocks (im2col / col2im) and max_unpool2d / 3d: their
+translators. Inputs without a batch dim get one for the op."""
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
@@ -12,7 +14,6 @@ from extensions.front.pytorch.aten import (
     int_list_port,
     is_float_type,
     rank_of,
-    scalar_int,
     shape_of,
 )
 from extensions.load.pytorch.arguments import aten
@@ -267,19 +268,93 @@ def col2im(node, a, b):
                      pads_begin=args["padding"], pads_end=args["padding"])]
 
 
-@aten("aten::max_unpool2d")
-def max_unpool2d(node, a, b):
-    """max_unpool2d(input [N, C, H, W], indices, output_size): each value written at its index
-    in its channel's output plane (flattened Ho * Wo), zeros elsewhere."""
+@aten("aten::max_unpool2d", "aten::max_unpool3d")
+def max_unpool(node, a, b):
+    """max_unpool2d / 3d(input [N, C, *spatial] or [C, *spatial], indices, output_size, ...): each
+    value written at its index in its channel's output (flattened spatial dims), zeros elsewhere."""
     x, indices = a.tensor(0), convert(b, a.tensor(1), "i64")
     rank = rank_of(x, node)
-    if rank not in (3, 4):
-        raise ConversionError(f"max_unpool2d of a rank-{rank} input: it takes [N, C, H, W] or [C, H, W].")
-    height, width = a.int_list("output_size")
-    leading = dims_slice(b, shape_of(b, x), 0, rank - 2)
-    flat = i64(*[0] * (rank - 2), -1)
-    plane = int_list_port(b, [b.Multiply(*(scalar_int(b, v) for v in (height, width)))])
-    zeros = b.Broadcast(const(b, 0, x.data.get_dtype()), b.Concat(leading, plane, axis=0))
+    size = list(a.int_list("output_size"))
+    spatial = 3 if node.fw_op == "aten::max_unpool3d" else 2
+    size = size[-spatial:]
+    if rank not in (spatial + 1, spatial + 2) or len(size) != spatial:
+        raise ConversionError(f"{node.fw_op} of a rank-{rank} input with output size {len(size)} dims: it takes "
+                              f"[N, C, *spatial] or [C, *spatial] with {spatial} spatial dims.")
+    leading = dims_slice(b, shape_of(b, x), 0, rank - spatial)
+    flat = i64(*[0] * (rank - spatial), -1)
+    volume = b.ReduceProd(int_list_port(b, size), i64([0]), keep_dims=True)
+    zeros = b.Broadcast(const(b, 0, x.data.get_dtype()), b.Concat(leading, volume, axis=0))
     y = b.ScatterElementsUpdate(zeros, b.Reshape(indices, flat, special_zero=True),
-                                b.Reshape(x, flat, special_zero=True), np.int64(rank - 2))
-    return [b.Reshape(y, b.Concat(leading, int_list_port(b, [height, width]), axis=0), special_zero=False)]
+                                b.Reshape(x, flat, special_zero=True), np.int64(rank - spatial))
+    return [b.Reshape(y, b.Concat(leading, int_list_port(b, size), axis=0), special_zero=False)]
+
+
+# ---------------------------------------------------------------------------- fractional max pooling
+
+
+def _fractional_starts(b, samples, d: int, size: int, out: int, pool: int):
+    """The window starts of spatial dim ``d`` per batch and channel, [N, C, out], from the random
+    samples [N, C, 1] as PyTorch's generate_intervals: int((i + u) * alpha) - int(u * alpha) with
+    alpha = (size - pool) / (out - 1) in f32, the last window at size - pool."""
+    last = i64([size - pool])
+    if out == 1:
+        return b.Broadcast(last, b.Concat(dims_slice(b, shape_of(b, samples), 0, 2), i64([1]), axis=0))
+    alpha = const(b, np.float32(size - pool) / np.float32(out - 1), "f32")
+    steps = const(b, np.arange(out - 1, dtype=np.float32), "f32")
+    # floor((i + u) * alpha) for i = 0 .. out - 2, less the first
+    floors = b.Floor(b.Multiply(b.Add(steps, samples), alpha))
+    starts = b.Subtract(floors, b.Slice(floors, i64([0]), i64([1]), i64([1]), i64([2])))
+    starts = convert(b, starts, "i64")
+    return b.Concat(starts, b.Broadcast(last, b.Concat(dims_slice(b, shape_of(b, starts), 0, 2), i64([1]), axis=0)),
+                    axis=2)
+
+
+@aten("aten::fractional_max_pool2d", "aten::fractional_max_pool3d")
+def fractional_max_pool(node, a, b):
+    """fractional_max_pool2d / 3d(input, kernel_size, output_size, random_samples [N, C, n]): the
+    maximum (and its flat index in the input plane) of windows of kernel_size whose starts the
+    random samples place (see ``_fractional_starts``; a 2-D sample is (w, h), a 3-D one (t, h, w)):
+    the window values gathered at each kernel offset, the first maximum kept (NaN wins)."""
+    n = _spatial_count(node.fw_op)
+    x, added = _batched(b, a.tensor(0), n, node)
+    shape = x.data.get_shape()
+    sizes = list(shape[2:]) if shape is not None else [-1]
+    if any(s < 0 for s in sizes):
+        raise ConversionError(f"{node.fw_op} needs static spatial input dims.")
+    pool = _expand(a.const("kernel_size"), n, "kernel_size")
+    out = _expand(a.const("output_size"), n, "output_size")
+    samples = convert(b, a.tensor("random_samples"), "f32")
+    if samples.data.get_rank() == 2:
+        samples = b.Unsqueeze(samples, np.int64(0))
+    # the CPU plugin evaluates a subgraph of a RandomUniform (torch.rand's samples) and constants
+    # once per reader, with different draws: adding a 0 the input computes ties them to one draw
+    zero = b.Multiply(convert(b, b.ReduceLogicalOr(b.IsNaN(convert(b, x, "f32")), i64(list(range(n + 2))),
+                                                   keep_dims=False), "f32"), const(b, 0.0, "f32"))
+    samples = b.Add(samples, zero)
+    order = [1, 0] if n == 2 else [0, 1, 2]
+    strides = [int(np.prod(sizes[d + 1:])) for d in range(n)]
+    starts = []
+    for d in range(n):
+        column = b.Gather(samples, i64([order[d]]), np.int64(2))
+        s = _fractional_starts(b, column, d, sizes[d], out[d], pool[d])
+        starts.append(b.Unsqueeze(s, i64([2 + k for k in range(n) if k != d])))     # along axis 2 + d
+    lead = dims_slice(b, shape_of(b, x), 0, 2)
+    planes = b.Reshape(x, i64([0, 0, -1]), special_zero=True)
+    best = where = None
+    for offsets in itertools.product(*(range(k) for k in pool)):
+        index = None
+        for d in range(n):
+            term = b.Multiply(b.Add(starts[d], np.int64(offsets[d])), np.int64(strides[d]))
+            index = term if index is None else b.Add(index, term)
+        index = b.Reshape(b.Broadcast(index, b.Concat(lead, i64(out), axis=0)), i64([0, 0, -1]), special_zero=True)
+        value = b.GatherElements(planes, index, axis=2)
+        if best is None:
+            best, where = value, index
+            continue
+        take = b.Greater(value, best)
+        if x.data.get_dtype() in ("f32", "f64", "f16", "bf16"):
+            # the CPU plugin's Greater is true against a NaN: a NaN kept is kept explicitly
+            take = b.LogicalOr(b.LogicalAnd(take, b.LogicalNot(b.IsNaN(best))), b.IsNaN(value))
+        best, where = b.Select(take, value, best), b.Select(take, index, where)
+    full = b.Concat(lead, i64(out), axis=0)
+    return [_unbatched(b, b.Reshape(v, full, special_zero=False), added) for v in (best, where)]

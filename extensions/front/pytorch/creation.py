@@ -1,6 +1,6 @@
 """ATen operations that create tensors or change their type: to / type_as and the scalar
 conversions, copies and fills, zeros / ones / full / empty (and their _like and new_ forms),
-arange, eye, linspace, and the size queries (size, dim, numel, len, list indexing,
+arange, eye, linspace, tril_indices / triu_indices, and the size queries (size, dim, numel, len, list indexing,
 _shape_as_tensor): their translators."""
 from __future__ import annotations
 
@@ -222,12 +222,29 @@ def eye(node, a, b):
     return [convert(b, made, et)]
 
 
+@aten("aten::tril_indices", "aten::triu_indices")
+def triangle_indices(node, a, b):
+    """tril_indices / triu_indices(row, col, offset=0, dtype=int64): the [2, N] coordinates of the
+    lower (upper) triangle of a row x col matrix, row by row; the sizes must be constants."""
+    row, col, offset = int(a.const("row")), int(a.const("col")), int(a.const("offset", 0))
+    if row < 0 or col < 0:
+        raise ConversionError(f"{node.fw_op} needs non-negative sizes, not {row} x {col}.")
+    pick = np.tril_indices if node.fw_op == "aten::tril_indices" else np.triu_indices
+    coords = np.stack(pick(row, offset, col)).astype(np.int64).reshape(2, -1)
+    return [const(b, coords, _given_dtype(a) or "i64")]
+
+
 def _linspace_points(b, a, compute: str):
-    """``steps`` points from start to end in ``compute``, as PyTorch computes them (the first
-    half start + i * step, the second half end - (steps - 1 - i) * step)."""
+    """``steps`` points from start to end in ``compute`` (see ``linspace_points``)."""
     start, end = convert(b, a.tensor("start"), compute), convert(b, a.tensor("end"), compute)
     start, end = (as_scalar(b, p) if p.data.get_rank() != 0 else p for p in (start, end))
     steps = scalar_int(b, a.value("steps") if a.value("steps") is not None else a.tensor("steps"))
+    return linspace_points(b, start, end, steps, compute)
+
+
+def linspace_points(b, start, end, steps, compute: str):
+    """``steps`` (a 0-d i64) points from the 0-d ``start`` to ``end`` in ``compute``, as PyTorch
+    computes them (the first half start + i * step, the second half end - (steps - 1 - i) * step)."""
     zero, one = b.const(np.int64(0)), b.const(np.int64(1))
     index = b.Range(zero, steps, one, output_type="i64")
     last = b.Maximum(b.Subtract(steps, one), one)

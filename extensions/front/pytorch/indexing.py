@@ -140,6 +140,9 @@ def _scattered(node, b, x, pairs, values, accumulate: bool):
     target, stacked = _stacked(b, x, pairs)
     slice_shape = b.Concat(shape_of(b, target), dims_slice(b, shape_of(b, x), len(dims), rank_of(x, node)), axis=0)
     updates = b.Broadcast(values, slice_shape, mode="numpy")
+    if accumulate and x.data.get_dtype() == "boolean":     # a sum of booleans is their or: max as u8
+        added = b.ScatterNDUpdate(convert(b, x, "u8"), stacked, convert(b, updates, "u8"), reduction="max")
+        return convert(b, added, "boolean")
     return b.ScatterNDUpdate(x, stacked, updates, reduction="sum" if accumulate else "none")
 
 
@@ -183,8 +186,6 @@ def unsafe_masked_index_put_accumulate(node, a, b):
     x = a.tensor(0)
     et = x.data.get_dtype()
     values = convert(b, a.tensor("values"), et)
-    if et == "boolean":
-        raise ConversionError("_unsafe_masked_index_put_accumulate of booleans is not supported.")
     values = b.Select(convert(b, a.tensor("mask"), "boolean"), values, const(b, 0, et))
     return [_scattered(node, b, x, _clamped_indices(node, b, a, x), values, True)]
 
@@ -356,20 +357,26 @@ def _index_scatter(node, a, b, reduction: str):
     """self with the slices ``index`` along ``dim`` replaced by (``reduction`` "sum": added to)
     the slices of ``source`` in order: ScatterElementsUpdate of the index spread over source."""
     x = a.tensor(0)
-    et = x.data.get_dtype()
+    given = x.data.get_dtype()
     rank = rank_of(x, node)
+    boolean = given == "boolean"       # booleans as u8: their sum is the or, their max
+    if boolean:
+        x, reduction = convert(b, x, "u8"), "max" if reduction == "sum" else reduction
+    et = x.data.get_dtype()
     source = convert(b, a.tensor("source"), et)
     alpha = a.value("alpha") if a.has("alpha") and not a.is_none("alpha") else 1
     if alpha is None:       # computed by the model
-        source = b.Multiply(source, convert(b, a.tensor("alpha"), et))
+        source = b.Multiply(source, convert(b, convert(b, a.tensor("alpha"), given), et))
     elif alpha != 1:
         source = b.Multiply(source, const(b, alpha, et))
     if rank == 0:
-        return source if reduction == "none" else b.Add(x, source)
-    axis = _axis(node, a, x)
-    index = _along(b, _flat(b, convert(b, a.tensor("index"), "i64")), axis, rank)
-    index = b.Broadcast(index, shape_of(b, source), mode="numpy")
-    return b.ScatterElementsUpdate(x, index, source, b.const(np.int64(axis)), reduction=reduction)
+        y = source if reduction == "none" else (b.Maximum if boolean else b.Add)(x, source)
+    else:
+        axis = _axis(node, a, x)
+        index = _along(b, _flat(b, convert(b, a.tensor("index"), "i64")), axis, rank)
+        index = b.Broadcast(index, shape_of(b, source), mode="numpy")
+        y = b.ScatterElementsUpdate(x, index, source, b.const(np.int64(axis)), reduction=reduction)
+    return convert(b, y, given)
 
 
 @aten("aten::index_add")

@@ -2,7 +2,7 @@
 probabilities, weights, ignore_index, label smoothing), binary cross entropy (of probabilities and
 of logits), the regression losses (mse, l1, smooth l1, huber), kl_div, and the margin losses
 (margin ranking, soft margin, hinge embedding, cosine embedding, triplet margin, multi margin),
-poisson_nll_loss: their translators.
+poisson_nll_loss, ctc_loss (CTCLoss): their translators.
 
 ``reduction`` is PyTorch's enum: 0 none, 1 mean, 2 sum."""
 from __future__ import annotations
@@ -51,6 +51,9 @@ def _floats(a, b, keys, integers: bool = False):
     return ports, (lambda v: const(b, v, et))
 
 
+_REDUCTION_NAMES = {"none": NONE, "mean": MEAN, "sum": SUM}
+
+
 def _integer_math(b, et: str, op: str, *ports):
     """``op`` on integer ``ports`` of type ``et`` as PyTorch computes it there, wrapping around on
     overflow (8- and 16-bit types computed in i32 and wrapped explicitly: the CPU plugin saturates
@@ -64,7 +67,8 @@ def _integer_math(b, et: str, op: str, *ports):
 
 
 def _reduction(a) -> int:
-    return int(a.const("reduction", MEAN))
+    value = a.const("reduction", MEAN)
+    return _REDUCTION_NAMES[value] if isinstance(value, str) and value in _REDUCTION_NAMES else int(value)
 
 
 def _optional(a, key):
@@ -117,11 +121,12 @@ def _weight_along_classes(node, b, weight, rank: int, et: str):
     return channel_bias(b, weight, rank - 2) if rank > 2 else weight
 
 
-def _index_loss(node, a, b, log_prob, target, unbatched: bool):
-    """nll (with label smoothing for cross entropy) of class-index targets, reduced."""
+def _index_loss(node, a, b, log_prob, target, unbatched: bool, reduction: int | None = None):
+    """nll (with label smoothing for cross entropy) of class-index targets, reduced (``reduction``,
+    or the argument's)."""
     weight = _optional(a, "weight")
     ignore_index = int(a.const("ignore_index", -100))
-    reduction = _reduction(a)
+    reduction = _reduction(a) if reduction is None else reduction
     loss, w = _nll(node, b, log_prob, target, weight, ignore_index)
     result = reduced(b, loss, reduction, w if reduction == MEAN else None)
     smoothing = float(a.const("label_smoothing", 0.0)) if a.has("label_smoothing") else 0.0
@@ -405,3 +410,72 @@ def triplet_margin_loss(node, a, b):
         d_an = b.Minimum(d_an, distance(positive, negative))
     loss = b.Maximum(b.Subtract(b.Add(c(float(a.const("margin", 1.0))), d_ap), d_an), c(0))
     return [reduced(b, loss, _reduction(a))]
+
+
+def _lengths(b, a, key: str):
+    """A lengths argument (a tensor or a list of ints) as a 1-D i64 tensor."""
+    port = a.port(key)
+    return convert(b, port, "i64") if port is not None else b.const(np.array(a.int_list(key), np.int64))
+
+
+@aten("aten::ctc_loss")
+def ctc_loss(node, a, b):
+    """ctc_loss(log_probs [T, N, C], targets [N, S], input_lengths, target_lengths, blank, reduction,
+    zero_infinity) as CTCLoss on [N, T, C] with the targets padded to T. CTCLoss takes the log
+    softmax of its logits, PyTorch takes them as they are: the log-sum-exp of each step within a
+    sample's length is taken off. Mean: each loss divided by its target length, then the mean."""
+    log_probs = a.tensor(0)
+    if rank_of(log_probs, node) != 3 or rank_of(a.tensor("targets"), node) != 2:
+        raise ConversionError("ctc_loss is converted for batched log_probs [T, N, C] and padded targets [N, S].")
+    et = log_probs.data.get_dtype()
+    logits = b.Transpose(log_probs, i64([1, 0, 2]))
+    steps = dim(b, log_probs, 0)
+    targets = convert(b, a.tensor("targets"), "i64")
+    # CTCLoss takes labels [N, T]: padded (or cut) to T, what lies past a target's length is ignored
+    pad = b.Maximum(b.Subtract(steps, dim(b, targets, 1)), np.int64(0))
+    labels = b.Pad(targets, i64([0, 0]), b.Concat(i64([0]), b.Reshape(pad, i64([1]), special_zero=False), axis=0),
+                   np.int64(0), pad_mode="constant")
+    labels = b.Slice(labels, i64([0]), b.Reshape(steps, i64([1]), special_zero=False), i64([1]), i64([1]))
+    input_lengths, target_lengths = _lengths(b, a, "input_lengths"), _lengths(b, a, "target_lengths")
+    blank = b.const(np.int64(a.const("blank", 0)))
+    # the CPU plugin refuses a target longer than its input, whose loss is infinite: it gets a
+    # shorter one, and the infinity
+    fits = b.LessEqual(target_lengths, input_lengths)
+    loss = b.CTCLoss(logits, input_lengths, labels, b.Minimum(target_lengths, input_lengths), blank,
+                     preprocess_collapse_repeated=False, ctc_merge_repeated=True, unique=False)
+    loss = b.Select(fits, loss, const(b, np.inf, et))
+    lse = b.Log(b.ReduceSum(b.Exp(b.Subtract(logits, b.ReduceMax(logits, i64([2]), keep_dims=True))), i64([2]),
+                            keep_dims=False))
+    lse = b.Add(lse, b.ReduceMax(logits, i64([2]), keep_dims=False))        # [N, T]
+    positions = b.Range(np.int64(0), steps, np.int64(1), output_type="i64")
+    within = b.Less(b.Unsqueeze(positions, i64([0])), b.Unsqueeze(input_lengths, i64([1])))
+    loss = b.Subtract(loss, b.ReduceSum(b.Select(within, lse, const(b, 0.0, et)), i64([1]), keep_dims=False))
+    if bool(a.const("zero_infinity", False)):
+        loss = b.Select(b.IsInf(loss), const(b, 0.0, et), loss)
+    reduction = _reduction(a)
+    if reduction == MEAN:
+        loss = b.Divide(loss, convert(b, b.Maximum(target_lengths, np.int64(1)), et))
+    return [reduced(b, loss, reduction)]
+
+
+@aten("torch_nn::_linear_cross_entropy_batch_chunked", "torch_nn::_linear_cross_entropy_batch_chunked_no_reduction")
+def linear_cross_entropy(node, a, b):
+    """torch.nn.functional.linear_cross_entropy's chunked forms in exported programs (input [..., D],
+    linear_weight [C, D], target [...], linear_bias, weight, reduction, ignore_index,
+    label_smoothing, chunking options): the cross entropy of the class-index targets over the
+    logits input @ linear_weight^T + bias, all at once (the chunks only bound training memory);
+    the loss, then outputs saved for the gradient, unused."""
+    (x, linear), _ = _floats(a, b, ("input", "linear_weight"))
+    logits = b.MatMul(x, linear, transpose_a=False, transpose_b=True)
+    bias = _optional(a, "linear_bias")
+    if bias is not None:
+        logits = b.Add(logits, convert(b, bias, logits.data.get_dtype()))
+    target = a.tensor("target")
+    classes = b.Gather(b.ShapeOf(logits), i64([-1]), np.int64(0))
+    log_prob = b.LogSoftmax(b.Reshape(logits, b.Concat(i64([-1]), classes, axis=0), special_zero=False), axis=1)
+    no_reduction = node.fw_op.endswith("_no_reduction")
+    loss = _index_loss(node, a, b, log_prob, b.Reshape(target, i64([-1]), special_zero=False), False,
+                       NONE if no_reduction else None)
+    if no_reduction:
+        loss = b.Reshape(loss, b.ShapeOf(target), special_zero=False)
+    return [loss] + [None] * (node.num_outputs - 1)

@@ -111,19 +111,11 @@ def native_batch_norm_no_training(node, a, b):
     return [_batch_norm(node, a, b, False), None, None]
 
 
-@aten("aten::_native_batch_norm_legit_functional")
-def native_batch_norm_functional(node, a, b):
-    """_native_batch_norm_legit_functional(input, weight, bias, running_mean, running_var, training,
-    momentum, eps), the form torch.export gives a batch norm that updates its running statistics:
-    the output, the saved mean and inverse deviation, and the updated running mean and variance
-    (with batch statistics: (1 - momentum) * running + momentum * batch, the variance unbiased)."""
-    training = bool(a.const("training"))
-    y = _batch_norm(node, a, b, training)
-    x = a.tensor(0)
+def _updated_statistics(node, a, b, x, running: list):
+    """The saved mean and inverse deviation of the batch statistics, and the running mean and
+    variance updated with them: (1 - momentum) * running + momentum * batch, the variance
+    unbiased."""
     et = x.data.get_dtype()
-    running = [convert(b, a.tensor(k), et) for k in ("running_mean", "running_var")]
-    if not training:
-        return [y, None, None, *running]
     axes = i64([0] + list(range(2, rank_of(x, node))))
     mean, variance, inverse_deviation = _batch_statistics(node, b, x, float(a.const("eps")))
     count = convert(b, b.ReduceProd(b.Gather(b.ShapeOf(x), axes, np.int64(0)), i64(0), keep_dims=False), et)
@@ -132,7 +124,40 @@ def native_batch_norm_functional(node, a, b):
     mean = b.Squeeze(mean, axes)
     updated = [b.Add(b.Multiply(r, const(b, 1 - momentum, et)), b.Multiply(s, const(b, momentum, et)))
                for r, s in zip(running, (mean, unbiased))]
+    return mean, inverse_deviation, updated
+
+
+def _running(a, b, et: str) -> list:
+    return [convert(b, a.tensor(k), et) for k in ("running_mean", "running_var")]
+
+
+@aten("aten::_native_batch_norm_legit_functional")
+def native_batch_norm_functional(node, a, b):
+    """_native_batch_norm_legit_functional(input, weight, bias, running_mean, running_var, training,
+    momentum, eps), the form torch.export gives a batch norm that updates its running statistics:
+    the output, the saved mean and inverse deviation, and the updated running mean and variance."""
+    training = bool(a.const("training"))
+    y = _batch_norm(node, a, b, training)
+    x = a.tensor(0)
+    running = _running(a, b, x.data.get_dtype())
+    if not training:
+        return [y, None, None, *running]
+    mean, inverse_deviation, updated = _updated_statistics(node, a, b, x, running)
     return [y, mean, inverse_deviation, *updated]
+
+
+@aten("aten::_batch_norm_with_update", "aten::_batch_norm_with_update_functional")
+def batch_norm_with_update(node, a, b):
+    """_batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps): batch
+    norm on the batch statistics; the output, the saved mean and inverse deviation, the (empty,
+    u8) reserve of cuDNN, and in the functional form the updated running mean and variance (the
+    in-place form updates its inputs, which an inference graph does not keep)."""
+    y = _batch_norm(node, a, b, True)
+    x = a.tensor(0)
+    mean, inverse_deviation, updated = _updated_statistics(node, a, b, x, _running(a, b, x.data.get_dtype()))
+    reserve = b.Broadcast(const(b, 0, "u8"), i64([0]))
+    outputs = [y, mean, inverse_deviation, reserve]
+    return outputs + updated if node.fw_op.endswith("_functional") else outputs
 
 
 @aten("aten::_batch_norm_impl_index")
@@ -169,10 +194,24 @@ def layer_norm(node, a, b):
     return [_layer_norm(node, a, b)]
 
 
+def _mean_and_rstd(b, x, axes, eps: float):
+    """The mean and inverse deviation 1 / sqrt(variance + eps) of x over ``axes`` (kept), the
+    variance biased, as PyTorch's native normalizations save them."""
+    et = x.data.get_dtype()
+    mean = b.ReduceMean(x, i64(axes), keep_dims=True)
+    variance = b.ReduceMean(b.SquaredDifference(x, mean), i64(axes), keep_dims=True)
+    return mean, b.Divide(const(b, 1, et), b.Sqrt(b.Add(variance, const(b, eps, et))))
+
+
 @aten("aten::native_layer_norm")
 def native_layer_norm(node, a, b):
-    """native_layer_norm: the output of layer_norm, then the (unused) mean and inverse deviation."""
-    return [_layer_norm(node, a, b), None, None]
+    """native_layer_norm: the output of layer_norm, then the mean and inverse deviation over the
+    normalized dims (kept as 1s)."""
+    y = _layer_norm(node, a, b)
+    x = a.tensor(0)
+    rank = x.data.get_rank()
+    count = len(np.atleast_1d(a.const("normalized_shape")))
+    return [y, *_mean_and_rstd(b, x, list(range(rank - count, rank)), float(a.const("eps", 1e-5)))]
 
 
 def _group_norm(node, a, b, groups: int):
@@ -194,9 +233,13 @@ def group_norm(node, a, b):
 
 @aten("aten::native_group_norm")
 def native_group_norm(node, a, b):
-    """native_group_norm(input, weight, bias, N, C, HxW, group, eps): the output, then the
-    (unused) mean and inverse deviation."""
-    return [_group_norm(node, a, b, int(a.const("group"))), None, None]
+    """native_group_norm(input, weight, bias, N, C, HxW, group, eps): the output, then the mean and
+    inverse deviation of each sample and group, [N, group]."""
+    groups = int(a.const("group"))
+    x = a.tensor(0)
+    per_group = b.Reshape(x, i64([0, groups, -1]), special_zero=True)
+    mean, rstd = _mean_and_rstd(b, per_group, [2], float(a.const("eps", 1e-5)))
+    return [_group_norm(node, a, b, groups), *(b.Squeeze(v, i64([2])) for v in (mean, rstd))]
 
 
 @aten("aten::rms_norm")

@@ -6,7 +6,9 @@ uniform_ / normal, bernoulli, multinomial: their translators, on RandomUniform a
   scaled by std and shifted by mean;
 * randperm(n): the indices that sort n uniform draws (TopK);
 * bernoulli: 1 where a uniform draw is below the probability;
-* multinomial: Multinomial (rows of a 1-D input as one batch).
+* multinomial: Multinomial (rows of a 1-D input as one batch);
+* exponential_, cauchy_, geometric_, log_normal_: the inverse CDF of uniform draws (log-normal:
+  the exponential of a normal draw).
 
 Each RandomUniform gets its own op_seed (from the node's name) so that the draws of different
 ops are independent; the values are not PyTorch's (its generator and seed are not reproduced),
@@ -38,7 +40,11 @@ def uniform(b, shape, low: float, high: float, et: str, salt: int = 0):
     kind = et if et in _UNIFORM_TYPES else ("f32" if et in _FLOATS else "i64")
     is_float = kind in _FLOATS
     bounds = [const(b, float(v) if is_float else int(v), kind) for v in (low, high)]
-    values = b.RandomUniform(shape, *bounds, output_type=kind, op_seed=_seed(b, salt))
+    scalar = shape.data.get_shape() == (0,)
+    # the CPU plugin leaves the value of a RandomUniform of shape [] undefined: draw one and drop the dim
+    values = b.RandomUniform(i64([1]) if scalar else shape, *bounds, output_type=kind, op_seed=_seed(b, salt))
+    if scalar:
+        values = b.Squeeze(values, i64([0]))
     return convert(b, values, et)
 
 
@@ -114,11 +120,70 @@ def normal(node, a, b):
     return [b.Add(b.Multiply(standard_normal(b, shape, et), std), mean)]
 
 
+def _open_uniform(b, x, et: str):
+    """Draws uniform in (0, 1] of x's shape in ``et`` (their log is finite)."""
+    return b.Subtract(const(b, 1.0, et), uniform(b, shape_of(b, x), 0.0, 1.0, et))
+
+
+def _calc_type(et: str) -> str:
+    return "f64" if et == "f64" else "f32"
+
+
+@aten("aten::exponential")
+def exponential(node, a, b):
+    """x.exponential_(lambd=1): x's shape and type, exponential: -ln(u) / lambd, u in (0, 1]."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    calc = _calc_type(et)
+    draws = b.Negative(b.Log(_open_uniform(b, x, calc)))
+    return [convert(b, b.Divide(draws, const(b, float(a.const("lambd", 1.0)), calc)), et)]
+
+
+@aten("aten::cauchy")
+def cauchy(node, a, b):
+    """x.cauchy_(median=0, sigma=1): x's shape and type, median + sigma * tan(pi * (u - 1/2))."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    calc = _calc_type(et)
+    angle = b.Multiply(b.Subtract(uniform(b, shape_of(b, x), 0.0, 1.0, calc), const(b, 0.5, calc)),
+                       const(b, np.pi, calc))
+    y = b.Add(b.Multiply(b.Tan(angle), const(b, float(a.const("sigma", 1.0)), calc)),
+              const(b, float(a.const("median", 0.0)), calc))
+    return [convert(b, y, et)]
+
+
+@aten("aten::log_normal")
+def log_normal(node, a, b):
+    """x.log_normal_(mean=1, std=2): x's shape and type, exp(mean + std * N(0, 1))."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    calc = _calc_type(et)
+    normal_draws = standard_normal(b, shape_of(b, x), calc)
+    y = b.Exp(b.Add(b.Multiply(normal_draws, const(b, float(a.const("std", 2.0)), calc)),
+                    const(b, float(a.const("mean", 1.0)), calc)))
+    return [convert(b, y, et)]
+
+
+@aten("aten::geometric")
+def geometric(node, a, b):
+    """x.geometric_(p): x's shape and type, the number of Bernoulli(p) trials up to the first
+    success: ceil(ln(u) / ln(1 - p)), u in (0, 1], at least 1."""
+    x = a.tensor(0)
+    et = x.data.get_dtype()
+    calc = _calc_type(et)
+    p = float(a.const("p"))
+    if not 0 < p < 1:
+        raise ConversionError(f"geometric needs a probability p in (0, 1), not {p}.")
+    trials = b.Ceiling(b.Divide(b.Log(_open_uniform(b, x, calc)), const(b, float(np.log1p(-p)), calc)))
+    return [convert(b, b.Maximum(trials, const(b, 1.0, calc)), et)]
+
+
 @aten("aten::randint")
 def randint(node, a, b):
-    """randint(low=0, high, size, dtype=int64): integers uniform in [low, high)."""
+    """randint(low=0, high, size, dtype=int64): integers uniform in [low, high) (drawn as i64, also
+    for a floating-point dtype)."""
     et = _given_dtype(a) or "i64"
-    return [uniform(b, _size(b, a), int(a.const("low", 0)), int(a.const("high")), et)]
+    return [convert(b, uniform(b, _size(b, a), int(a.const("low", 0)), int(a.const("high")), "i64"), et)]
 
 
 @aten("aten::randint_like")
@@ -126,7 +191,7 @@ def randint_like(node, a, b):
     """randint_like(self, low=0, high): x's shape and type."""
     x = a.tensor(0)
     et = _given_dtype(a) or x.data.get_dtype()
-    return [uniform(b, shape_of(b, x), int(a.const("low", 0)), int(a.const("high")), et)]
+    return [convert(b, uniform(b, shape_of(b, x), int(a.const("low", 0)), int(a.const("high")), "i64"), et)]
 
 
 @aten("aten::randperm")

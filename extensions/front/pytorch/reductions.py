@@ -780,3 +780,38 @@ def mode(node, a, b):
     if _keep(a):
         value, index = b.Unsqueeze(value, i64(axis)), b.Unsqueeze(index, i64(axis))
     return [value, index]
+
+
+@aten("aten::hash_tensor")
+def hash_tensor(node, a, b):
+    """hash_tensor(self, dim=[], keepdim=False, mode=0): the xor of the values' 64-bit patterns over
+    ``dim`` (none: all), u64; integers and booleans (their patterns are their i64 values), xored
+    pairwise in halves along each axis. Floats would need their f64 bit
+    patterns, which OpenVINO cannot take (it has no bit cast)."""
+    x = a.tensor(0)
+    if is_float_type(x.data.get_dtype()):
+        raise ConversionError("hash_tensor of floating-point values xors their f64 bit patterns; OpenVINO has no "
+                              "operation that gives a float's bits (no bit cast).")
+    if int(a.const("mode", 0)) != 0:
+        raise ConversionError(f"hash_tensor mode {a.const('mode')} is unknown (PyTorch has 0, xor).")
+    v = convert(b, x, "i64")
+    rank = rank_of(x, node)
+    if rank == 0:       # dim 0 / -1 of a scalar: the value itself
+        return [convert(b, v, "u64")]
+    axes = reduce_axes(a, node, rank)
+    shape = x.data.get_shape()
+    for axis in axes:
+        size = shape[axis]
+        if size <= 0:
+            raise ConversionError("hash_tensor needs static, non-zero sizes of the dims it reduces.")
+        while size > 1:
+            half = (size + 1) // 2
+            if size % 2:
+                v = b.Pad(v, i64([0] * rank), i64([1 if d == axis else 0 for d in range(rank)]), np.int64(0),
+                          pad_mode="constant")
+            low = b.Slice(v, i64([0]), i64([half]), i64([1]), i64([axis]))
+            high = b.Slice(v, i64([half]), i64([2 * half]), i64([1]), i64([axis]))
+            v, size = b.BitwiseXor(low, high), half
+    if not _keep(a):
+        v = b.Squeeze(v, i64(axes))
+    return [convert(b, v, "u64")]

@@ -192,20 +192,105 @@ _GRID_MODES = ("bilinear", "nearest", "bicubic")
 _GRID_PADDINGS = ("zeros", "border", "reflection")
 
 
-@aten("aten::grid_sampler", "aten::grid_sampler_2d")
+@aten("aten::grid_sampler", "aten::grid_sampler_2d", "aten::grid_sampler_3d")
 def grid_sampler(node, a, b):
     """grid_sampler(input [N, C, H, W], grid [N, Ho, Wo, 2], interpolation_mode, padding_mode,
     align_corners) as GridSample-9: modes 0 bilinear, 1 nearest, 2 bicubic; paddings 0 zeros,
-    1 border, 2 reflection. Volumetric (5-D) sampling has no OpenVINO operation."""
+    1 border, 2 reflection. Volumetric (5-D) sampling, which GridSample lacks, is gathered (see
+    ``_grid_sample_3d``)."""
     x, grid = a.tensor(0), a.tensor(1)
-    if rank_of(x, node) != 4:
-        raise ConversionError(f"grid_sample of a rank-{x.data.get_rank()} input: OpenVINO's GridSample samples "
-                              f"4-D [N, C, H, W] inputs only.")
     mode, padding = int(a.const("interpolation_mode")), int(a.const("padding_mode"))
     if mode not in range(3) or padding not in range(3):
         raise ConversionError(f"grid_sample mode {mode} or padding mode {padding} is unknown.")
+    if rank_of(x, node) == 5:
+        return [_grid_sample_3d(node, b, x, grid, mode, padding, bool(a.const("align_corners")))]
+    if rank_of(x, node) != 4:
+        raise ConversionError(f"grid_sample of a rank-{x.data.get_rank()} input: it samples 4-D [N, C, H, W] or "
+                              f"5-D [N, C, D, H, W] inputs.")
     return [b.GridSample(x, grid, mode=_GRID_MODES[mode], padding_mode=_GRID_PADDINGS[padding],
                          align_corners=bool(a.const("align_corners")))]
+
+
+def _reflected(b, coord, low2: float, high2: float):
+    """A coordinate reflected at the bounds low2 / 2 and high2 / 2 until it lies between them, as
+    PyTorch's reflect_coordinates."""
+    et = coord.data.get_dtype()
+    if low2 == high2:
+        return b.Multiply(coord, const(b, 0.0, et))
+    low, span = const(b, low2 / 2, et), const(b, (high2 - low2) / 2, et)
+    distance = b.Abs(b.Subtract(coord, low))
+    extra = b.FloorMod(distance, span)
+    flips = b.Floor(b.Divide(distance, span))
+    even = b.Equal(b.FloorMod(flips, const(b, 2.0, et)), const(b, 0.0, et))
+    return b.Select(even, b.Add(extra, low), b.Add(b.Subtract(span, extra), low))
+
+
+def _source_index(b, coord, size, static_size: int | None, padding: int, align: bool):
+    """A normalized grid coordinate [-1, 1] as a position in the input (PyTorch's
+    grid_sampler_compute_source_index): unnormalized, then clipped (border) or reflected
+    (reflection) into the input."""
+    et = coord.data.get_dtype()
+    one, two = const(b, 1.0, et), const(b, 2.0, et)
+    if align:
+        pos = b.Divide(b.Multiply(b.Add(coord, one), b.Subtract(size, one)), two)
+    else:
+        pos = b.Divide(b.Subtract(b.Multiply(b.Add(coord, one), size), one), two)
+    if padding == 0:
+        return pos
+    if padding == 2:
+        if static_size is None:
+            raise ConversionError("grid_sample with reflection padding needs static spatial input dims.")
+        pos = _reflected(b, pos, 0.0, 2.0 * (static_size - 1)) if align else \
+            _reflected(b, pos, -1.0, 2.0 * static_size - 1)
+    return b.Minimum(b.Maximum(pos, const(b, 0.0, et)), b.Subtract(size, one))
+
+
+def _grid_sample_3d(node, b, x, grid, mode: int, padding: int, align: bool):
+    """grid_sampler_3d: x [N, C, D, H, W] sampled at grid [N, Do, Ho, Wo, 3] (x, y, z normalized to
+    [-1, 1], x along W): per output point, the values of the nearest input point or of the 8 around
+    it (GatherND from x as [N, D, H, W, C]), weighted trilinearly; points outside are 0."""
+    if mode not in (0, 1):
+        raise ConversionError("grid_sampler_3d takes bilinear or nearest sampling (PyTorch has no 3-D bicubic).")
+    et = x.data.get_dtype()
+    channels_last = b.Transpose(x, i64([0, 2, 3, 4, 1]))
+    shape = x.data.get_shape()
+    axes = []       # per grid component x, y, z: (source position, size as int, input axis)
+    for k in range(3):
+        axis = 4 - k
+        size = b.Gather(b.ShapeOf(x), np.int64(axis), np.int64(0))
+        static = shape[axis] if shape is not None and shape[axis] >= 0 else None
+        coord = b.Gather(grid, np.int64(k), np.int64(-1))
+        axes.append((_source_index(b, coord, b.Convert(size, destination_type=et), static, padding, align), size))
+    if mode == 1:
+        corners = [[(b.Round(pos, mode="half_to_even"), None) for pos, _ in axes]]
+    else:
+        floors = [b.Floor(pos) for pos, _ in axes]
+        corners = []
+        for bits in range(8):
+            corner = []
+            for k, (pos, _) in enumerate(axes):
+                low = floors[k]
+                if bits >> k & 1:
+                    corner.append((b.Add(low, const(b, 1.0, et)), b.Subtract(pos, low)))
+                else:
+                    corner.append((low, b.Subtract(const(b, 1.0, et), b.Subtract(pos, low))))
+            corners.append(corner)
+    total = None
+    for corner in corners:
+        inside, indices, weight = None, [], None
+        for (point, w), (_, size) in zip(corner, axes):
+            index = b.Convert(point, destination_type="i64")
+            ok = b.LogicalAnd(b.GreaterEqual(point, const(b, 0.0, et)),
+                              b.Less(point, b.Convert(size, destination_type=et)))
+            inside = ok if inside is None else b.LogicalAnd(inside, ok)
+            indices.append(b.Unsqueeze(b.Select(ok, index, np.int64(0)), i64([-1])))
+            if w is not None:
+                weight = w if weight is None else b.Multiply(weight, w)
+        weight = b.Select(inside, weight if weight is not None else const(b, 1.0, et), const(b, 0.0, et))
+        gathered = b.GatherND(channels_last, b.Concat(*reversed(indices), axis=-1), batch_dims=1)
+        term = b.Multiply(gathered, b.Unsqueeze(weight, i64([-1])))
+        total = term if total is None else b.Add(total, term)
+    return b.Transpose(total, i64([0, 4, 1, 2, 3]))
 
 
 def _normalized_positions(count: int, align_corners: bool):

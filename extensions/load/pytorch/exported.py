@@ -230,7 +230,9 @@ class ExportedProgramDecoder:
         base_kind, inplace = split_inplace(kind)
         val = node.meta.get("val")
         many = isinstance(val, (list, tuple))
-        count = len(val) if many else 1
+        # an output that is a tensor list among others (histogramdd's edges): its tensors in order
+        lengths = [len(v) if isinstance(v, (list, tuple)) else None for v in val] if many else []
+        count = sum(n or 1 for n in lengths) if many else 1
         created = self.b.call(base_kind, specs, values, count, node.name, source_of(node))
         if base_kind in STRIDED_READS and node.args and isinstance(node.args[0], torch.fx.Node):
             example = node.args[0].meta.get("val")
@@ -239,9 +241,13 @@ class ExportedProgramDecoder:
             except (AttributeError, TypeError, RuntimeError):     # not a tensor, or symbolic strides
                 created["input_strides"] = None
         if many:
-            env[node.name] = [created.out_port(i) for i in range(count)]
             for i in range(count):
                 created.out_port(i).add_tensor_names([f"{node.name}.{i}"])
+            env[node.name], i = [], 0
+            for length in lengths:
+                env[node.name].append(created.out_port(i) if length is None else
+                                      [created.out_port(i + k) for k in range(length)])
+                i += length or 1
         else:
             env[node.name] = created.out_port(0)
             created.out_port(0).add_tensor_names([node.name])

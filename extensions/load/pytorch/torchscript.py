@@ -286,7 +286,10 @@ class TorchScriptDecoder:
             synthetic(*[f"Tensor arg{i}" for i in range(len(ins))])
         name = _clean_name(outs[0].debugName()) if outs else base_kind
         list_output = len(outs) == 1 and str(outs[0].type()).startswith("List[Tensor]")
-        count = self._list_length(node, outs[0]) if list_output else len(outs)
+        # outputs that are tensor lists among others (histogramdd's edges): their tensors in order
+        lengths = [self._list_length(node, out) if str(out.type()).startswith("List[Tensor]") else None
+                   for out in outs] if len(outs) > 1 else [None] * len(outs)
+        count = self._list_length(node, outs[0]) if list_output else sum(n or 1 for n in lengths)
         targets = _out_arguments(schema, specs) if not inplace else []
         if targets:     # `out=` tensors: the functional op, its results then written to them
             specs = tuple(s for i, s in enumerate(specs) if i not in targets)
@@ -302,10 +305,16 @@ class TorchScriptDecoder:
         if list_output:
             self.b.env[outs[0].unique()] = [created.out_port(i) for i in range(count)]
         else:
-            for i, out in enumerate(outs):
+            i = 0
+            for out, length in zip(outs, lengths):
+                if length is not None:
+                    self.b.env[out.unique()] = [created.out_port(i + k) for k in range(length)]
+                    i += length
+                    continue
                 port = created.out_port(i)
                 port.add_tensor_names([out.debugName()])
                 self.b.env[out.unique()] = port
+                i += 1
         if inplace and node.inputsAt(0).type().kind() == "TensorType":
             self.b.assign(node.inputsAt(0).unique(), created.out_port(0), source_of(node))
         if outs and len(ins) and isinstance(ins[0], Port):

@@ -94,3 +94,18 @@ class Unpool(torch.nn.Module):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_blocks_and_unpooling(module, dtype, path, tmp_path):
     check_module(module, (torch.randn(2, 3, 5, 6, dtype=dtype),), tmp_path, path)
+
+
+class FractionalMaxPools(torch.nn.Module):
+    """fractional_max_pool2d / 3d with their random samples given (deterministic), a NaN in a window."""
+
+    def forward(self, x, u, x3, u3):
+        return (*torch.ops.aten.fractional_max_pool2d(x, [2, 3], [5, 4], u),
+                *torch.ops.aten.fractional_max_pool3d(x3, [2, 2, 3], [3, 4, 3], u3))
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_fractional_max_pool(path, tmp_path):
+    x, x3 = torch.randn(2, 3, 17, 13), torch.randn(2, 3, 9, 11, 10)
+    x[0, 0, 1, 1] = float("nan")
+    check_module(FractionalMaxPools(), (x, torch.rand(2, 3, 2), x3, torch.rand(2, 3, 3)), tmp_path, path)

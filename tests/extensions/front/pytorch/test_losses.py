@@ -53,3 +53,22 @@ def test_binary_and_regression_losses(path, tmp_path):
     inputs = (torch.randn(3, 4) * 3, torch.randn(3, 4), torch.rand(3, 4), torch.rand(3, 4),
               torch.tensor([[1.0, -1, 1, -1], [-1, -1, 1, 1], [1, 1, 1, -1]]))
     check_module(BinaryAndRegressionLosses(), inputs, tmp_path, path)
+
+
+class CtcLosses(torch.nn.Module):
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        ctc = torch.nn.functional.ctc_loss
+        return ctc(log_probs, targets, input_lengths, target_lengths, reduction="none"), \
+            ctc(log_probs, targets, input_lengths, target_lengths, blank=3), \
+            ctc(log_probs * 2, targets, input_lengths, target_lengths, reduction="sum", zero_infinity=True)
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_ctc_loss(path, tmp_path):
+    """Log probabilities, and unnormalized ones (PyTorch takes them as they are); one target too long
+    for its input (an infinite loss, zero with zero_infinity)."""
+    log_probs = torch.randn(12, 4, 6).log_softmax(2)
+    targets = torch.randint(1, 6, (4, 5))
+    targets[1, 1] = 3
+    check_module(CtcLosses(), (log_probs, targets, torch.tensor([12, 10, 3, 12]), torch.tensor([5, 3, 4, 1])),
+                 tmp_path, path)

@@ -197,3 +197,15 @@ def test_statistics(path, tmp_path):
     holes[1] = float("nan")
     holes[2, :2] = float("nan")
     check_module(Statistics(), (X, torch.tensor([1, 2, 1, 3, 1]), torch.rand(5) + 0.5, holes), tmp_path, path)
+
+
+class HashTensor(torch.nn.Module):
+    def forward(self, i, m):
+        return torch.hash_tensor(i), torch.hash_tensor(i, 1, keepdim=True), torch.hash_tensor(i, [0, 2]), \
+            torch.hash_tensor(m)
+
+
+@pytest.mark.parametrize("path", ["export", "trace"])
+def test_hash_tensor(path, tmp_path):
+    """The xor of the integers' (booleans') 64-bit patterns, negative ones too, over odd sizes."""
+    check_module(HashTensor(), (torch.randint(-1000, 1000, (3, 5, 7)), torch.rand(4, 3) > 0.5), tmp_path, path)

@@ -91,10 +91,13 @@ def test_grid_sample_f64(path, tmp_path):
     check_module(GridSample("bilinear", "zeros", False), (x, grid), tmp_path, path)
 
 
-def test_volumetric_grid_sample_refused(tmp_path):
-    with pytest.raises(ConversionError, match="4-D"):
-        convert_model(input_model=GridSample("bilinear", "zeros", False), output_dir=str(tmp_path),
-                      example_input=(torch.randn(1, 2, 3, 4, 5), torch.rand(1, 2, 2, 2, 3)))
+@pytest.mark.parametrize("corners", [False, True], ids=["centres", "corners"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_volumetric_grid_sample(mode, padding, corners, tmp_path):
+    """5-D sampling (gathered: GridSample is 4-D only), grid points outside the volume too."""
+    x, grid = torch.randn(2, 3, 4, 5, 6), torch.rand(2, 3, 4, 5, 3) * 3.2 - 1.6
+    check_module(GridSample(mode, padding, corners), (x, grid), tmp_path, "export")
 
 
 class Antialiased(torch.nn.Module):
