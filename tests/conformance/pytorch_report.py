@@ -77,7 +77,7 @@ class PytorchReport(CaseResults):
             json.dump(rows, f, indent=0, sort_keys=True)
         if not FULL or set(rows) != set(cases(True)):
             return None
-        if all("openvino" in row for row in rows.values() if row["status"] != "not captured"):
+        if any("openvino" in row for row in rows.values()):
             write_openvino_data(rows)
         path = os.path.join(folder, "pytorch_conformance.md")
         with open(path, "w") as f:
@@ -175,7 +175,7 @@ def render(rows: dict[str, dict]) -> str:
                if any(isinstance(v, dict) and v.get("refused, mo passes") for v in entry.values())}
     md += ["", f"## Converted by mo, refused by OpenVINO's PyTorch frontend ({len(refused)} ops)", "",
            f"Cases of these ops that mo passes and `openvino.convert_model` (OpenVINO {openvino['openvino']}) refuses "
-           "on the same captured model, recorded by the last full run in "
+           "on the same captured model, recorded for the CI selection's cases (`MO_OPINFO_OPENVINO=1`) in "
            "`tests/conformance/pytorch_openvino_frontend.json`.", "",
            "| op | trace: refused by OpenVINO, passed by mo | export: refused by OpenVINO, passed by mo | "
            "OpenVINO's message |", "|---|---|---|---|"]
@@ -186,7 +186,7 @@ def render(rows: dict[str, dict]) -> str:
 
     md += ["", "## Passes per op", "",
            "Passed / cases per capture path (cases torch could not capture are not counted), and OpenVINO's "
-           "frontend on the same cases.", "",
+           "frontend on the CI selection's cases (\"-\": not run there).", "",
            "| op | trace | export | not captured | OpenVINO frontend trace | OpenVINO frontend export |",
            "|---|---|---|---|---|---|"]
     for op in sorted(by_op):
@@ -228,8 +228,8 @@ def render(rows: dict[str, dict]) -> str:
 
 
 def main() -> None:
-    """Render reports/pytorch_conformance.md (and the OpenVINO frontend data, when every case has
-    its result) again from reports/pytorch_conformance.json, e.g. after a full run in chunks."""
+    """Render reports/pytorch_conformance.md (and the OpenVINO frontend data of the cases that have
+    it) again from reports/pytorch_conformance.json, e.g. after a full run in chunks."""
     from tests.conformance.pytorch_cases import cases
     root = os.path.dirname(os.path.dirname(HERE))
     with open(os.path.join(root, "reports", "pytorch_conformance.json")) as f:
@@ -237,7 +237,7 @@ def main() -> None:
     missing = set(cases(True)) - set(rows)
     if missing:
         raise SystemExit(f"{len(missing)} cases of the full run have no result yet (e.g. {sorted(missing)[0]})")
-    if all("openvino" in row for row in rows.values() if row["status"] != "not captured"):
+    if any("openvino" in row for row in rows.values()):
         write_openvino_data(rows)
     with open(os.path.join(root, "reports", "pytorch_conformance.md"), "w") as f:
         f.write(render(rows))
