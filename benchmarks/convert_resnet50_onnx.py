@@ -101,15 +101,15 @@ def layer_count(xml: str) -> int:
 
 
 def print_comparison(converters: dict[str, list[str]], out: str, xml_name: str, repeat: int) -> None:
-    """Run each converter command ``repeat`` times and print its best and median wall time, peak
-    memory and the layer count of the IR it wrote to ``out/<label>/<xml_name>``."""
+    """Run the converter commands ``repeat`` times each, in turns, and print each one's best and
+    median wall time, peak memory and the layer count of the IR it wrote to
+    ``out/<label>/<xml_name>``."""
+    from measure import run_alternately
     print(f"{'converter':10s} {'best wall s':>12s} {'median wall s':>14s} {'peak RSS MiB':>13s} {'IR layers':>10s}")
-    for label, cmd in converters.items():
-        runs = [run_measured(cmd) for _ in range(repeat)]
-        walls = sorted(r[0] for r in runs)
-        peak = max(r[1] for r in runs)
+    results = run_alternately({label: (cmd, None) for label, cmd in converters.items()}, repeat)
+    for label, r in results.items():
         xml = os.path.join(out, label, xml_name)
-        print(f"{label:10s} {walls[0]:12.2f} {walls[len(walls) // 2]:14.2f} {peak:13.0f} {layer_count(xml):10d}")
+        print(f"{label:10s} {r.best_wall:12.2f} {r.median_wall:14.2f} {r.peak / 2 ** 20:13.0f} {layer_count(xml):10d}")
 
 
 def main() -> None:

@@ -39,16 +39,28 @@ def run_measured(cmd: list[str], env: dict | None = None) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
 
 
+def summarize(runs: list[Run]) -> Summary:
+    walls = sorted(r.wall for r in runs)
+    return Summary(walls[0], walls[len(walls) // 2], min(r.cpu for r in runs), max(r.peak for r in runs))
+
+
 def run_repeated(cmd: list[str], repeat: int, output: str | None = None) -> Summary:
     """Run ``cmd`` ``repeat`` times in the production environment (``output``, a folder it
     writes, is removed after each run)."""
-    runs = []
+    return run_alternately({"": (cmd, output)}, repeat)[""]
+
+
+def run_alternately(commands: dict[str, tuple[list[str], str | None]], repeat: int) -> dict[str, Summary]:
+    """Run each of ``commands`` (label -> (command, folder it writes or None)) ``repeat`` times,
+    in turns (a, b, a, b, ...): on a shared machine the load then falls on every command alike.
+    Each folder is removed after each run."""
+    runs: dict[str, list[Run]] = {label: [] for label in commands}
     for _ in range(repeat):
-        runs.append(run_measured(cmd, production_env()))
-        if output:
-            shutil.rmtree(output, ignore_errors=True)
-    walls = sorted(r.wall for r in runs)
-    return Summary(walls[0], walls[len(walls) // 2], min(r.cpu for r in runs), max(r.peak for r in runs))
+        for label, (cmd, output) in commands.items():
+            runs[label].append(run_measured(cmd, production_env()))
+            if output:
+                shutil.rmtree(output, ignore_errors=True)
+    return {label: summarize(r) for label, r in runs.items()}
 
 
 def production_env() -> dict:
@@ -72,11 +84,12 @@ def ovc_command(model: str, out: str, *options: str) -> list[str] | None:
 
 def run_converters(model: str, out: str, options: tuple[str, ...], repeat: int,
                    only: str | None = None) -> Iterator[tuple[str, Summary]]:
-    """(label, summary) of mo and then ovc (if installed; or only the one named ``only``), each
-    run ``repeat`` times on ``model`` writing under ``out/<label>``."""
+    """(label, summary) of mo and then ovc (if installed; or only the one named ``only``), run
+    in turns ``repeat`` times each on ``model``, writing under ``out/<label>``."""
+    commands = {}
     for label, command in (("mo", mo_command), ("ovc", ovc_command)):
         target = os.path.join(out, label)
         cmd = command(model, target, *options)
-        if cmd is None or (only and label != only):
-            continue
-        yield label, run_repeated(cmd, repeat, target)
+        if cmd is not None and not (only and label != only):
+            commands[label] = (cmd, target)
+    yield from run_alternately(commands, repeat).items()

@@ -81,7 +81,9 @@ def convert_model(input_model: Any = None, **options: Any):
     ``IRModel`` (``.save(path)``, ``.to_openvino()``, ``.inputs``, ``.outputs``) whose float
     weights stay float32 (``save`` writes them as float16 unless ``compress_to_fp16=False``).
     ``validate=True`` runs the IR and the source model on the same inputs, prints the
-    comparison and raises ``mo.runtime.validate.ValidationFailed`` when an output differs.
+    comparison and raises ``mo.runtime.validate.ValidationFailed`` when an output differs;
+    ``validate_layers=True`` compares every tensor both have too (``report.layers``, a
+    ``mo.runtime.layers.LayersReport``; ``validate_precision="bf16"`` runs the IR in bf16).
     Raises ``mo.errors.ConversionError`` on bad input."""
     from mo.cli.options import make_options
     from mo.pipeline.convert import convert

@@ -23,9 +23,11 @@ class IRPaths(NamedTuple):
 class IRModel:
     """An IR v11 in memory: ``xml`` (text), ``weights`` (the .bin bytes), ``name``, ``inputs`` and
     ``outputs`` (``mo.pipeline.summary.TensorInfo``: name, names, shape, element_type) and
-    ``summary`` (what ``--log_level INFO`` prints)."""
+    ``summary`` (what ``--log_level INFO`` prints); ``companions``: files that ``save`` writes
+    beside the IR (a transformers model's configuration and tokenizer)."""
 
-    def __init__(self, name: str, xml: str, weights: bytes, inputs: list, outputs: list, summary=None):
+    def __init__(self, name: str, xml: str, weights: bytes, inputs: list, outputs: list, summary=None,
+                 companions: tuple = ()):
         self.name = name
         self.xml = xml
         self.weights = weights
@@ -36,6 +38,7 @@ class IRModel:
         # mo/pipeline/save_compressed.py)
         self.compress_on_save = False
         self.compressor = None
+        self.companions = tuple(companions)
 
     def __repr__(self) -> str:
         ins = ", ".join(map(str, self.inputs))
@@ -59,8 +62,12 @@ class IRModel:
             name = base[:-4] if base.lower().endswith(".xml") else base
         compress = self.compress_on_save if compress_to_fp16 is None else bool(compress_to_fp16)
         if compress and self.compressor is not None:
-            return IRPaths(*self.compressor.save(folder or ".", name))
-        return IRPaths(*save_ir(folder or ".", name, self.xml, self.weights))
+            paths = IRPaths(*self.compressor.save(folder or ".", name))
+        else:
+            paths = IRPaths(*save_ir(folder or ".", name, self.xml, self.weights))
+        for companion in self.companions:
+            companion.write(folder or ".")
+        return paths
 
     def to_openvino(self):
         """The IR as an ``openvino.Model`` (needs the openvino package)."""

@@ -40,10 +40,16 @@ _BASES = (Loader, Extractor, Op, Transform)
 log = logging.getLogger("mo")
 
 
+# The built-in package (loaders, extractors, translators, ops, transforms) is found by its name,
+# as a user's folder is by its path: the engine imports nothing from it (mo/__init__.py makes the
+# name mean the folder installed beside mo).
+BUILTIN_PACKAGE = "extensions"
+
+
 def _builtin_modules() -> list[ModuleType]:
-    import extensions
+    package = importlib.import_module(BUILTIN_PACKAGE)
     modules = []
-    names = sorted(m.name for m in pkgutil.walk_packages(extensions.__path__, "extensions."))
+    names = sorted(m.name for m in pkgutil.walk_packages(package.__path__, BUILTIN_PACKAGE + "."))
     for name in names:
         modules.append(importlib.import_module(name))
     return modules

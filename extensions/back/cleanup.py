@@ -20,5 +20,4 @@ class RemoveDeadNodes(Transform):
     def find_and_replace_pattern(self, graph) -> None:
         keep = [p.id for p in graph.nodes_by_op("Parameter")]
         graph.remove_dead_nodes(keep=keep)
-        orphans = [n for n, d in graph._node.items() if d.get("kind") == "data" and graph.in_degree(n) == 0]
-        graph.remove_nodes_from(orphans)
+        graph.remove_orphan_data()

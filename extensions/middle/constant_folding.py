@@ -19,7 +19,8 @@ class ConstantFolding(Transform):
         registry = graph.registry
         const_op = registry.op("Const")
         for node in graph.topological_ops():
-            if node.op in _NEVER_FOLD or node.id not in graph or not node.op_class.foldable:
+            if node.id not in graph or node.op in _NEVER_FOLD or not graph.output_values_known(node.id) \
+                    or not node.op_class.foldable:
                 continue
             outputs = node.out_ports()
             datas = [graph._node.get(graph.output_data(node.id, i) or "", {}) for i in outputs]
@@ -34,13 +35,5 @@ class ConstantFolding(Transform):
                 const = const_op.create(graph, (), name=node.name if len(outputs) == 1 else f"{node.name}:{idx}",
                                         value=data["value"], element_type=data["dtype"])
                 port.get_connection().set_source(const.out_port(0))
-            out_data = [graph.output_data(node.id, i) for i in outputs]
-            graph.remove_node(node.id)
-            graph.remove_nodes_from(d for d in out_data if d is not None and graph.out_degree(d) == 0)
-        remove_orphan_data(graph)
-
-
-def remove_orphan_data(graph) -> None:
-    """Drop data nodes that lost their producer."""
-    orphans = [n for n, d in graph._node.items() if d.get("kind") == "data" and graph.in_degree(n) == 0]
-    graph.remove_nodes_from(orphans)
+            graph.remove_node(node.id)      # with its output data nodes that feed nothing
+        graph.remove_orphan_data()

@@ -80,10 +80,9 @@ class FoldInputScaleIntoConvolution(Transform):
         x.connect(conv.in_port(0))
         graph.remove_node(node.id)
         consumers = conv.out_port(0).get_destinations()
-        names = conv.out_port(0).remove_tensor_names()
         add = b.Add(conv.out_port(0), bias.astype(weights.node.value.dtype).reshape((-1,) + (1,) * (rank - 2)),
                     name=f"{conv.name}/input_shift")
-        add.add_tensor_names(names)
+        add.take_names(conv.out_port(0))
         for port in consumers:
             add.connect(port)
         return True

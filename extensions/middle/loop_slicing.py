@@ -102,6 +102,8 @@ class TransposeIntoLoopSlicing(LayoutStep):
                 continue
             new_axis = perm.index(entry["axis"])
             _retarget(body, unsqueeze, new_axis, "Unsqueeze")
+            # the output becomes what the Transpose made: its own names stand for it transposed back
+            port.hold_transposed_names(port, [int(i) for i in np.argsort(perm)])
             t.out_port(0).get_connection().set_source(port)
             graph.remove_node(t.id)
             entry["axis"] = new_axis

@@ -40,8 +40,9 @@ def takes_zero_pads(reader, source, begin: np.ndarray) -> bool:
         return True
     if node.op == "AvgPool":
         return not any(sum(_pads(node), [])) or not node["exclude-pad"]
-    if node.op == "MaxPool":
-        return non_negative(source) and all(int(p) < k for p, k in zip(begin[2:], node.kernel))
+    if node.op == "MaxPool":     # its indices would count the pad: only when nothing reads them
+        return non_negative(source) and all(int(p) < k for p, k in zip(begin[2:], node.kernel)) and \
+            not (node.op_class.outputs_count(node) > 1 and node.out_port(1).is_connected())
     return False
 
 
@@ -77,6 +78,8 @@ class PadIntoConvolution(Transform):
                              "pads_end": [int(a + b) for a, b in zip(old_end, end[2:])]})
                 if node.op == "AvgPool":
                     node["exclude-pad"] = False
+                if node.op == "MaxPool" and node.op_class.outputs_count(node) > 1:
+                    node.out_port(1).drop_names()     # indices into the unpadded tensor now
                 source.connect(reader)
             graph.remove_node(pad.id)
 

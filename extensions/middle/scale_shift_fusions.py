@@ -202,6 +202,8 @@ class FuseMultiplyIntoWeights(Transform):
             tail = bias_add.out_port(0)
         else:
             tail = node.out_port(0)
+        node.out_port(0).drop_names()      # the tensors they named were not scaled: gone now
+        tail.drop_names()
         nxt.out_port(0).get_connection().set_source(tail)
         graph.remove_node(nxt.id)
         return True
@@ -247,6 +249,7 @@ class MergeConstantAdds(Transform):
             if x_shape is None or broadcast_shapes(x_shape, merged.shape) != outer.out_port(0).data.get_shape():
                 continue
             OpBuilder(graph, inner.name).const(merged, name=f"{inner.name}/merged").connect(inner.in_port(j))
+            inner_port.drop_names()         # x + c1 is gone: the names of x + c1 + c2 take its place
             outer.out_port(0).get_connection().set_source(inner_port)
             graph.remove_node(outer.id)
             break

@@ -5,7 +5,8 @@ The front lowerings turn each channels-last op into ``Transpose(to NCHW) -> op -
 NHWC)``. Here every Transpose with a constant permutation is pushed through the
 layout-agnostic ops that consume it (elementwise ops with constant or already transposed
 operands, Concat, reductions, Split, Pad, Interpolate, Softmax, ShapeOf; see transpose_rules),
-and two Transposes in a row become one, or none when they undo each other. What is left stands
+and two Transposes in a row become one, or none when they undo each other. The names of a
+Transpose that goes away stay on its input as permuted names (``Port.get_permuted_names``). What is left stands
 where the layout really changes: after the model inputs, before the outputs, and around ops
 that depend on the order of dimensions (Reshape, MatMul...). The model's inputs and outputs keep
 their layout.
@@ -55,7 +56,7 @@ def remove_transpose(node: Node) -> None:
 
 def restore_layout(port: Port, perm: list[int], gather: bool) -> None:
     """Insert ``Transpose(port, perm)`` (or, for a shape vector, ``Gather(port, perm)``) between
-    ``port`` and its readers; the tensor names move to the new output."""
+    ``port`` and its readers; the tensor names (and permuted names) move to the new output."""
     graph = port.node.graph
     readers = port.get_destinations()
     b = OpBuilder(graph, port.node.name)
@@ -64,7 +65,7 @@ def restore_layout(port: Port, perm: list[int], gather: bool) -> None:
         new = b.Gather(port, np.array(perm, np.int64), np.int64(0), name=name)
     else:
         new = b.Transpose(port, np.array(perm, np.int64), name=name)
-    new.add_tensor_names(port.remove_tensor_names())
+    new.take_names(port)
     for reader in readers:
         new.connect(reader)
 
@@ -78,8 +79,12 @@ def apply(plan: Plan) -> None:
     infer_node(node)
     for idx, perm in plan.outputs.items():
         port = node.out_port(idx)
-        if perm is not None and not identity(perm) and port.is_connected():
+        if perm is None or identity(perm):
+            continue
+        if port.is_connected():
             restore_layout(port, perm, plan.gather)
+        elif not plan.gather:          # nothing reads it: its names stand for it transposed back
+            port.hold_transposed_names(port, perm)
 
 
 def merge_with_readers(t: Node, perm: list[int]) -> bool:
@@ -139,6 +144,9 @@ def sink(t: Node) -> bool:
             apply(plan)
         changed = True
     if t.id in t.graph and not t.out_port(0).is_connected():
+        # its readers took the tensor before it: the framework tensor it made is that tensor
+        # in another order (--validate_layers still compares it)
+        t.in_port(0).get_source().hold_transposed_names(t.out_port(0), perm)
         t.graph.remove_node(t.id)
         changed = True
     return changed

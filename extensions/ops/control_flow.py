@@ -177,6 +177,8 @@ class If(SubGraphOp):
 
     op = "If"
     version = "opset8"
+    input_ranks = {0: (0, 1)}
+    input_types = {0: ("boolean",)}
 
     @classmethod
     def port_map_tag(cls, body_name: str) -> str:
@@ -216,6 +218,13 @@ class TensorIterator(SubGraphOp):
     @classmethod
     def infer(cls, node: Node) -> None:
         body = node.bodies["body"]
+        counts = {slice_count(node.in_shape(e["external_port_id"]), e) for e in node.input_port_map
+                  if e.get("axis") is not None and e["external_port_id"] >= 0} - {DYN}
+        if len(counts) > 1:
+            raise ValueError(f"its sliced inputs give different numbers of iterations: {sorted(counts)}")
+        if counts == {0}:
+            raise ValueError("its sliced inputs are empty along their iteration axis (the OpenVINO CPU plugin "
+                             "compiles no loop over an empty axis)")
         cls.bind_inputs(node, "body")
         for _ in range(_MAX_BACK_EDGE_PASSES):
             translate_graph(body)
@@ -256,6 +265,18 @@ class Loop(TensorIterator):
     op = "Loop"
     type = "Loop"
     version = "opset5"
+    # the trip count and the condition: scalars or one-element 1-D tensors; the CPU plugin reads
+    # the trip count as an integer of 32 or 64 bits
+    input_ranks = {0: (0, 1), 1: (0, 1)}
+    input_types = {0: ("i32", "i64"), 1: ("boolean",)}
+
+    @classmethod
+    def check_inputs(cls, node: Node) -> None:
+        super().check_inputs(node)
+        for port, what in ((0, "trip count"), (1, "condition")):
+            shape = node.in_shape(port) if node.is_in_port_connected(port) else None
+            if shape and shape[0] not in (1, DYN):
+                raise ValueError(f"the {what} (input {port}) has {shape[0]} elements; Loop takes one")
 
     @classmethod
     def iterations(cls, node: Node) -> int:

@@ -81,6 +81,7 @@ class NonMaxSuppression(Op):
     ir_attrs = ("box_encoding", "sort_result_descending", "output_type")
     num_outputs = 3
     foldable = False
+    input_ranks = {0: (3,), 1: (3,), 2: (0, 1), 3: (0, 1), 4: (0, 1), 5: (0, 1)}
 
     @classmethod
     def type_infer(cls, node):

@@ -24,6 +24,7 @@ class Gather(Op):
     indices are batch dims they share."""
 
     op = "Gather"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {2: (0, 1)}
     input_types = {1: INT_TYPES, 2: INT_TYPES}
     version = "opset8"

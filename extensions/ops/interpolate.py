@@ -26,6 +26,8 @@ class Interpolate(Op):
                 "antialias", "pads_begin", "pads_end", "cube_coeff")
     # The output size is floor(scale * dim): float16 scales would change it.
     precision_sensitive_inputs = (1,)
+    input_ranks = {1: (1,), 2: (1,)}
+    input_types = {0: frozenset({"f32", "f16", "bf16", "f64", "i8", "u8", "i32", "i64"})}
 
     @classmethod
     def infer(cls, node):

@@ -28,7 +28,9 @@ class Parameter(Op):
 
 
 class Const(Op):
-    """A constant tensor: ``value`` (numpy array) of ``element_type``."""
+    """A constant tensor: ``value`` (numpy array) of ``element_type``. A bf16 constant holds float32
+    values, or uint16 ones: raw bf16 bit patterns of a weight read from a file, kept as they are
+    (only the IR writer and weight compression read them; a decompression Convert follows)."""
 
     op = "Const"
     defaults = {"value": None, "element_type": None}
@@ -41,7 +43,8 @@ class Const(Op):
             value = np.asarray(value)
             if result.get("element_type") is None:
                 result["element_type"] = element_type(value.dtype)
-            elif value.dtype != np_dtype(result["element_type"]):
+            elif value.dtype != np_dtype(result["element_type"]) and not (
+                    result["element_type"] == "bf16" and value.dtype == np.uint16):
                 value = value.astype(np_dtype(result["element_type"]))
             result["value"] = value
         return result
@@ -60,6 +63,7 @@ class Result(Op):
 
     op = "Result"
     num_outputs = 0
+    string_inputs = True
 
     @classmethod
     def type_infer(cls, node):

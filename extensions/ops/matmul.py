@@ -1,4 +1,4 @@
-"""MatMul-1, Einsum-7 and Inverse-14."""
+"""MatMul-1, GroupedMatMul-17, Einsum-7 and Inverse-14."""
 from __future__ import annotations
 
 import re
@@ -7,6 +7,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.shape import broadcast_shapes
+from mo.utils.types import INT_TYPES
 
 
 def _merge(a: int, b: int) -> int:
@@ -60,6 +61,51 @@ class MatMul(Op):
         if node.transpose_b and b.ndim > 1:
             b = np.swapaxes(b, -1, -2)
         return np.matmul(a, b)
+
+
+class GroupedMatMul(Op):
+    """One matrix product per group (the experts of a mixture-of-experts layer); ``b`` holds each
+    group's matrix transposed, [G, N, K]:
+
+    * ``a`` [T, K] with ``offsets`` [G] (cumulative row counts, non-decreasing): rows
+      ``offsets[g-1]`` to ``offsets[g]`` times ``b[g]``^T, [T, N] (the CPU plugin runs it as its
+      GatherMatmul kernel: each row is multiplied by its own group's weights only);
+    * ``a`` [G, M, K] without offsets: [G, M, N], group by group.
+
+    The CPU plugin refuses rows past the last offset; ``evaluate`` gives zeros there."""
+
+    same_type_inputs = (0, 1)
+
+    op = "GroupedMatMul"
+    version = "opset17"
+    input_ranks = {0: (2, 3), 1: (3,), 2: (1,)}
+    input_types = {2: INT_TYPES}
+
+    @classmethod
+    def infer_shapes(cls, node):
+        a, b = node.in_shape(0), node.in_shape(1)
+        offsets = len(node.in_ports()) > 2
+        if a is not None and len(a) != (2 if offsets else 3):
+            raise ValueError(f"GroupedMatMul takes a {'2' if offsets else '3'}-D first input "
+                             f"{'with' if offsets else 'without'} offsets, not {len(a)}-D")
+        if a is None or b is None:
+            return [None if a is None else (a[0], -1) if offsets else (a[0], a[1], -1)]
+        _merge(a[-1], b[2])
+        if offsets:
+            _merge(node.in_shape(2)[0] if node.in_shape(2) else -1, b[0])
+            return [(a[0], b[1])]
+        return [(_merge(a[0], b[0]), a[1], b[1])]
+
+    @classmethod
+    def evaluate(cls, node, a, b, offsets=None):
+        if offsets is None:
+            return np.matmul(a, np.swapaxes(b, -1, -2))
+        out = np.zeros((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
+        start = 0
+        for group, end in enumerate(np.asarray(offsets, dtype=np.int64).tolist()):
+            out[start:end] = a[start:end] @ b[group].T
+            start = max(start, end)
+        return out
 
 
 def parse_equation(equation: str, ranks: list[int | None]) -> tuple[list[str], str]:

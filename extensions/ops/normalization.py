@@ -12,6 +12,27 @@ def _axes(axes: np.ndarray, rank: int) -> tuple[int, ...]:
     return tuple(sorted(set(normalize_axes(np.atleast_1d(axes).tolist(), rank))))
 
 
+class AxesInputOp(Op):
+    """An op normalizing input 0 over the axes of input 1 (a 1-D integer tensor): no more axes
+    than the data has dimensions, each within its rank (OpenVINO refuses the IR otherwise)."""
+
+    abstract = True
+    input_ranks = {1: (0, 1)}
+
+    @classmethod
+    def check_inputs(cls, node) -> None:
+        super().check_inputs(node)
+        rank = node.in_port(0).data.get_rank() if node.is_in_port_connected(0) else None
+        axes_shape = node.in_shape(1) if node.is_in_port_connected(1) else None
+        if rank is None or not axes_shape:
+            return
+        if axes_shape[0] > rank:
+            raise ValueError(f"{axes_shape[0]} axes for data of rank {rank}")
+        axes = node.in_value(1)
+        if axes is not None:
+            normalize_axes(np.atleast_1d(axes).tolist(), rank)
+
+
 def _axis_pads(rank: int, axis: int, pad: int) -> tuple[list[int], list[int]]:
     """pads_begin, pads_end that pad only ``axis``, by ``pad`` on both sides."""
     pads = [0] * rank
@@ -40,7 +61,7 @@ class BatchNormInference(Op):
         return (x - mean.reshape(shape)) * scale + beta.reshape(shape)
 
 
-class MVN(Op):
+class MVN(AxesInputOp):
     """Mean (and variance) normalization over the axes of input 1; ``eps_mode`` puts epsilon
     inside or outside the square root."""
 
@@ -61,7 +82,7 @@ class MVN(Op):
         return centered / (np.sqrt(variance) + node.eps)
 
 
-class NormalizeL2(Op):
+class NormalizeL2(AxesInputOp):
     """x / sqrt(sum(x^2) over the axes of input 1 (+ or max with ``eps``))."""
 
     op = "NormalizeL2"

@@ -5,11 +5,14 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.shape import normalize_axes
+from mo.utils.types import INT_TYPES
 
 
 class Reduce(Op):
     abstract = True
     defaults = {"keep_dims": False}
+    input_ranks = {1: (0, 1)}
+    input_types = {1: INT_TYPES}
     ir_attrs = ("keep_dims",)
     fn = None
 

@@ -24,6 +24,7 @@ class OutputTypedOp(Op):
 class ShapeOf(OutputTypedOp):
     op = "ShapeOf"
     version = "opset3"
+    string_inputs = True        # the shape of a string tensor (TensorFlow's LookupTableSize of string values)
 
     @classmethod
     def infer(cls, node):
@@ -44,6 +45,8 @@ def reshape_target(in_shape, target, special_zero: bool):
     target = [int(t) for t in target]
     if target.count(-1) > 1:
         raise ValueError(f"target shape {target} has several -1")
+    if any(t < -1 for t in target):
+        raise ValueError(f"target shape {target} has a negative dimension other than -1")
     out = []
     for i, t in enumerate(target):
         if t == 0 and special_zero:
@@ -74,6 +77,7 @@ def reshape_target(in_shape, target, special_zero: bool):
 
 class Reshape(Op):
     op = "Reshape"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,)}
     input_types = {1: INT_TYPES}
     defaults = {"special_zero": False}
@@ -86,8 +90,11 @@ class Reshape(Op):
         out = node.out_port(0).data
         if target is None:
             tshape = node.in_shape(1)
-            out.set_shape(None if tshape is None or tshape[0] < 0 else (DYN,) * tshape[0])
-            return
+            if tshape == (0,):        # an empty target: whatever its value, the output is a scalar
+                target = np.zeros(0, np.int64)
+            else:
+                out.set_shape(None if tshape is None or tshape[0] < 0 else (DYN,) * tshape[0])
+                return
         value = data.get_value()
         if value is not None:
             out.set_value(cls.evaluate(node, value, target))
@@ -131,6 +138,7 @@ class Squeeze(Op):
     """Removes the given axes (input 1) or every dimension of size 1."""
 
     op = "Squeeze"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (0, 1)}
     input_types = {1: INT_TYPES}
     version = "opset15"
@@ -166,6 +174,7 @@ class Squeeze(Op):
 
 class Unsqueeze(Op):
     op = "Unsqueeze"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (0, 1)}
     input_types = {1: INT_TYPES}
 
@@ -203,6 +212,7 @@ class Transpose(Op):
     IR always gets an explicit order: the ONNX Transpose translator gives one)."""
 
     op = "Transpose"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,)}
     input_types = {1: INT_TYPES}
 
@@ -219,10 +229,15 @@ class Transpose(Op):
         if shape is None:
             out.set_shape(None)
             return
+        order_shape = node.in_shape(1) if node.is_in_port_connected(1) else None
+        if order_shape and order_shape[0] not in (DYN, 0, len(shape)):
+            raise ValueError(f"the order has {order_shape[0]} entries but the input has rank {len(shape)}")
         order = cls._order(node, len(shape))
         if order is None:
             out.set_shape((DYN,) * len(shape))
             return
+        if sorted(order) != list(range(len(shape))):
+            raise ValueError(f"the order {order} is not a permutation of the {len(shape)} dimensions of the input")
         value = node.in_value(0)
         if value is not None:
             out.set_value(np.transpose(value, order))
@@ -237,6 +252,7 @@ class Transpose(Op):
 class Concat(Op):
     same_type_inputs = "all"
     op = "Concat"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     defaults = {"axis": 0}
     ir_attrs = ("axis",)
 
@@ -279,6 +295,7 @@ class Broadcast(Op):
     ``axes_mapping`` (input 2, ``explicit``)."""
 
     op = "Broadcast"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,), 2: (1,)}
     input_types = {1: INT_TYPES, 2: INT_TYPES}
     version = "opset3"

@@ -26,6 +26,7 @@ class Slice(Op):
     bounds clamp, negative bounds count from the end."""
 
     op = "Slice"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,), 2: (1,), 3: (1,), 4: (1,)}
     input_types = {1: INT_TYPES, 2: INT_TYPES, 3: INT_TYPES, 4: INT_TYPES}
     version = "opset8"
@@ -101,6 +102,7 @@ class StridedSlice(Op):
     that bound)."""
 
     op = "StridedSlice"
+    string_inputs = True        # moves string tensors too (OpenVINO string support)
     input_ranks = {1: (1,), 2: (1,), 3: (1,)}
     input_types = {1: INT_TYPES, 2: INT_TYPES, 3: INT_TYPES}
     defaults = {"begin_mask": [0], "end_mask": [0], "new_axis_mask": [], "shrink_axis_mask": [],

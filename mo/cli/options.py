@@ -13,6 +13,7 @@ from mo.cli.preprocess_spec import parse_layouts, parse_values
 from mo.errors import OptionError
 
 COMPRESS_WEIGHTS_MODES = ("int8", "int4_sym", "int4_asym")
+VALIDATE_PRECISIONS = ("f32", "bf16", "f16")
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "NOTSET")
 
 
@@ -40,6 +41,14 @@ class ConversionOptions:
     validate_inputs: str | None = None
     validate_shapes: Any = None
     validate_tolerance: float | None = None
+    # --validate_layers: compare every tensor the IR and the source model both have (mo/runtime/layers.py)
+    validate_layers: bool = False
+    validate_layers_csv: str | None = None
+    # inference precision the IR is run with by --validate (the CPU plugin's default is bf16 where the CPU has it)
+    validate_precision: str = "f32"
+    # set by the conversion for --validate_layers: framework tensors the layout step kept only in
+    # another dimension order, {(IR layer name, output port): {tensor name: permutation}}
+    permuted_tensors: dict = field(default_factory=dict)
     # --transform: (name, arguments) of MakeStateful / LowLatency2
     transforms: list = field(default_factory=list)
     # --transformations_config: entries by id (mo/pipeline/subgraph.py)
@@ -68,6 +77,9 @@ class ConversionOptions:
     group_size: int = 128
     # a transformers decoder's key/value cache kept in variables (ReadValue/Assign, beam_idx input)
     stateful: bool = True
+    # Python API: the tokenizer written beside a transformers model's IR (a transformers tokenizer
+    # or a folder with its files); a checkpoint folder's own tokenizer files are used otherwise
+    tokenizer: Any = None
 
 
 def str2bool(value: Any) -> bool:
@@ -82,11 +94,11 @@ def str2bool(value: Any) -> bool:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with the converter's error contract: one [ ERROR ] line and exit status 1."""
+    """argparse with the converter's error contract: one [ ERROR ] line (and where to read the
+    options, not the whole usage) and exit status 1."""
 
     def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(1, f"[ ERROR ] {message}\n")
+        self.exit(1, f"[ ERROR ] {message}\nSee {self.prog} --help for the options.\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -188,8 +200,22 @@ def build_parser() -> argparse.ArgumentParser:
                           "dimension and 8 for the others).")
     val.add_argument("--validate_tolerance", type=float,
                      help="Largest allowed difference, relative to each output's largest magnitude (absolute "
-                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16; with "
-                          "--compress_weights 1e-1 (int8) or 5e-1 (int4), also below 1.")
+                          "below 1). Default 1e-4, or 1e-2 when weights were compressed to fp16, 5e-2 (bf16) or "
+                          "1e-2 (f16) with --validate_precision; with --compress_weights 1e-1 (int8) or 5e-1 "
+                          "(int4), also below 1.")
+    val.add_argument("--validate_layers", action="store_true",
+                     help="With --validate (implied): also compare every intermediate tensor the IR and the source "
+                          "model both have (same tensor name), in the model's topological order, and name the first "
+                          "one beyond the tolerance with the framework op and node that made it, the IR ops it "
+                          "became and its extractor and translator (file:line). --report prints every compared "
+                          "tensor.")
+    val.add_argument("--validate_layers_csv", metavar="FILE.csv",
+                     help="With --validate_layers: write every compared tensor as a CSV table to FILE.csv.")
+    val.add_argument("--validate_precision", choices=VALIDATE_PRECISIONS,
+                     help="Inference precision the OpenVINO runtime runs the IR with for --validate (default f32). "
+                          "With --validate_layers and bf16 or f16 every tensor is compared at f32 as well, which "
+                          "tells a conversion error (beyond the tolerance at f32 too) from an effect of the "
+                          "precision (within it at f32).")
     p.add_argument("--silent", type=str2bool, nargs="?", const=True, default=True,
                    help="Print only errors and the written file names (default: True).")
     p.add_argument("--transformations_config", metavar="FILE.json",
@@ -211,7 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "and the rewrites that match it, each with its file (onnx:Resize, tf:FusedBatchNormV3, "
                    "pytorch:aten::layer_norm, or an op such as Interpolate).")
     p.add_argument("--report", action="store_true",
-                   help="Print the time and the ops added and removed of each pass, the total time and peak memory.")
+                   help="Print the time and the ops added and removed of each pass, the total time and peak memory; "
+                        "with --validate_layers, every compared tensor as a table.")
     p.add_argument("--compress_weights", choices=COMPRESS_WEIGHTS_MODES,
                    help="Store the weights of MatMul (and embedding Gather) layers as integers with per-channel or "
                         "per-group scales, decompressed at run time (data-free, no calibration): int8 (u8 with a "
@@ -243,7 +270,8 @@ def _model_name(name: str | None) -> str | None:
 
 LEGACY_IGNORED = ("use_new_frontend", "share_weights")
 NOT_RECORDED = ("list_transforms", "list_ops", "report", "explain", "progress", "stream_output", "validate",
-                "validate_inputs", "validate_shapes", "validate_tolerance", "verbose") + LEGACY_IGNORED
+                "validate_inputs", "validate_shapes", "validate_tolerance", "validate_layers", "validate_layers_csv",
+                "validate_precision", "verbose") + LEGACY_IGNORED
 
 
 def _legacy_forms(values: dict[str, Any]) -> None:
@@ -309,7 +337,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     if unknown:
         raise OptionError(f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.")
     _legacy_forms(values)
-    given = {k: _describe(v) for k, v in values.items()
+    given = {k: _recorded(k, v) for k, v in values.items()
              if v is not None and not (isinstance(v, list) and not v) and k not in NOT_RECORDED}
     opts = ConversionOptions()
     opts.given = given
@@ -318,7 +346,16 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.output_dir = values.get("output_dir")
     opts.progress = str2bool(values.get("progress", False))
     opts.stream_output = str2bool(values.get("stream_output", False))
-    opts.validate = str2bool(values.get("validate", False))
+    opts.validate_layers = str2bool(values.get("validate_layers", False))
+    opts.validate = str2bool(values.get("validate", False)) or opts.validate_layers
+    opts.validate_layers_csv = values.get("validate_layers_csv")
+    if opts.validate_layers_csv is not None:
+        opts.validate_layers_csv = os.fspath(opts.validate_layers_csv)
+        opts.validate_layers = opts.validate = True
+    precision = str(values.get("validate_precision") or "f32").lower()
+    if precision not in VALIDATE_PRECISIONS:
+        raise OptionError(f"--validate_precision must be one of {', '.join(VALIDATE_PRECISIONS)}, got {precision!r}.")
+    opts.validate_precision = precision
     opts.validate_inputs = values.get("validate_inputs")
     opts.validate_shapes = values.get("validate_shapes")
     tolerance = values.get("validate_tolerance")
@@ -332,6 +369,7 @@ def make_options(values: dict[str, Any]) -> ConversionOptions:
     opts.model_name = _model_name(values.get("model_name"))
     opts.framework = values.get("framework") or opts.framework
     opts.example_input = values.get("example_input")
+    opts.tokenizer = values.get("tokenizer")
     opts.inputs = parse_input(values.get("input"))
     frozen = values.get("freeze_placeholder_with_value")
     if frozen:
@@ -500,6 +538,21 @@ def _tf_model_options(opts: ConversionOptions, values: dict[str, Any]) -> None:
     opts.saved_model_tags = [t.strip() for t in tags.split(",") if t.strip()] if isinstance(tags, str) else list(tags)
     opts.saved_model_signature = values.get("saved_model_signature")
     opts.input_checkpoint = values.get("input_checkpoint")
+
+
+# options that name files or folders: the IR's rt_info records their last component only (an IR
+# is shared; the paths of the machine that converted it say nothing there)
+PATH_OPTIONS = ("input_model", "output_dir", "extensions", "transformations_config", "saved_model_dir",
+                "input_meta_graph", "input_checkpoint", "example_input", "tokenizer")
+
+
+def _recorded(key: str, value: Any) -> str:
+    """An option's value as the IR's rt_info records it."""
+    if key in PATH_OPTIONS:
+        paths = value if isinstance(value, (list, tuple)) else [value]
+        if all(isinstance(v, (str, os.PathLike)) for v in paths):
+            return ",".join(os.path.basename(os.path.normpath(os.fspath(v))) for v in paths)
+    return _describe(value)
 
 
 def _describe(value: Any) -> str:

@@ -46,6 +46,8 @@ class LayoutSpec:
 
 
 ELLIPSIS = "..."
+# one "name(layout)" entry of a layout option
+NAMED_LAYOUT = r"([^(),]*)\(([^)]*)\)"
 
 
 def _check_layout(layout: str, option: str) -> str:
@@ -92,9 +94,14 @@ def parse_layouts(layout=None, source_layout=None, target_layout=None) -> dict[s
         if isinstance(text, dict):
             return list(text.items())
         text = str(text).strip()
-        found = re.findall(r"([^(),]*)\(([^)]*)\)", text)
+        found = re.findall(NAMED_LAYOUT, text)
         if not found:
             return [(ALL_INPUTS, text)]
+        rest = re.sub(NAMED_LAYOUT, "", text).strip(" ,")
+        if rest:
+            raise OptionError(f"Malformed {option} '{text}': '{rest}' is not part of a name(layout) entry; give "
+                              f"comma-separated entries such as \"data(nhwc->nchw),mask(nc)\" or one layout for "
+                              f"every input.")
         return [(n.strip(), v) for n, v in found]
 
     for name, value in items(layout, "--layout"):

@@ -19,7 +19,8 @@ def _umask() -> int:
     return current
 
 
-def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict, progress=None, total: int = 0) -> tuple[str, str]:
+def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict, progress=None, total: int = 0,
+            permuted: dict | None = None) -> tuple[str, str]:
     """Write ``graph`` to ``output_dir/model_name.{xml,bin}``; returns the two paths.
 
     Both files are written under temporary names first. The old ``.xml`` goes before the new
@@ -27,9 +28,9 @@ def emit_ir(graph, output_dir: str, model_name: str, rt_info: dict, progress=Non
     ``.xml`` at all, never an old ``.xml`` beside a new ``.bin``. Temporary files an earlier,
     killed run left for the same name are removed. A folder that cannot be written is an
     OutputError. ``progress`` (a ``mo.pipeline.progress.Progress``) is told the bytes written
-    out of ``total``."""
+    out of ``total``. ``permuted`` (a dict) is filled as ``render_ir`` fills it."""
     try:
-        return _emit(graph, output_dir, model_name, rt_info, progress, total)
+        return _emit(graph, output_dir, model_name, rt_info, progress, total, permuted)
     except OSError as e:
         raise OutputError(f"Cannot write the IR to the folder '{output_dir}': {_reason(e)}.") from e
 
@@ -55,10 +56,15 @@ def remove_stale_temporaries(output_dir: str, model_name: str) -> None:
                 pass
 
 
-def render_ir(graph, model_name: str, rt_info: dict, bin_stream, placed: list | None = None) -> str:
+def render_ir(graph, model_name: str, rt_info: dict, bin_stream, placed: list | None = None,
+              permuted: dict | None = None) -> str:
     """Write the weights of ``graph`` to ``bin_stream`` and return the IR's XML text; ``placed``
-    (a list) receives (Const node, offset, size) of each constant."""
+    (a list) receives (Const node, offset, size) of each constant. A ``permuted`` dict is filled
+    with the permuted names of the model's layers (not written in the IR): {(layer name, output
+    port): {framework tensor name: permutation}}."""
     writer = IRGraphWriter(BinWriter(bin_stream), placed)
+    writer.permuted = permuted
+    writer.top = graph
     out = ['<?xml version="1.0"?>\n', f'<net name="{xml_escape(model_name)}" version="{IR_VERSION}">\n']
     writer.write(graph, out, "\t")
     if rt_info:
@@ -69,12 +75,13 @@ def render_ir(graph, model_name: str, rt_info: dict, bin_stream, placed: list | 
     return "".join(out)
 
 
-def _emit(graph, output_dir: str, model_name: str, rt_info: dict, progress, total: int) -> tuple[str, str]:
+def _emit(graph, output_dir: str, model_name: str, rt_info: dict, progress, total: int,
+          permuted: dict | None) -> tuple[str, str]:
     def produce(stream):
         if progress is not None:
             from mo.pipeline.progress import CountingStream
             stream = CountingStream(stream, progress, total)
-        return render_ir(graph, model_name, rt_info, stream)
+        return render_ir(graph, model_name, rt_info, stream, permuted=permuted)
     return write_ir_files(output_dir, model_name, produce)
 
 

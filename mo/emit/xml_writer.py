@@ -71,11 +71,12 @@ def format_partial_shape(shape: tuple | None, bounds: dict | None = None) -> str
 def ordered_ops(graph) -> list:
     """Layer order: Parameters in creation order, then the other ops topologically, then Results
     in creation order, so the runtime sees inputs and outputs in the source model's order."""
-    order = graph.topological_ops()
-    params = [n for n in order if n.op == "Parameter"]
-    results = [n for n in order if n.op == "Result"]
-    middle = [n for n in order if n.op not in ("Parameter", "Result")]
-    key = lambda n: n["_seq"]  # noqa: E731
+    params, middle, results = [], [], []
+    nodes = graph._node
+    for n in graph.topological_ops():
+        op = nodes[n.id].get("op")
+        (params if op == "Parameter" else results if op == "Result" else middle).append(n)
+    key = lambda n: nodes[n.id]["_seq"]  # noqa: E731
     return sorted(params, key=key) + middle + sorted(results, key=key)
 
 
@@ -86,6 +87,11 @@ class IRGraphWriter:
         self.bin = bin_writer
         # when a list: receives (Const node, offset, size) of every constant written
         self.placed = placed
+        # filled, when a dict, with the permuted names of the layers of ``top`` (the model, not
+        # its bodies): {(layer name, output port): {name: permutation}}
+        self.permuted: dict | None = None
+        self.top = None
+        self._dims: dict[tuple, str] = {}      # (indent, shape) -> the <dim> lines of a port
 
     def layer_ids(self, graph) -> dict[str, int]:
         """Node id -> layer id, as ``write`` numbers the layers."""
@@ -99,14 +105,20 @@ class IRGraphWriter:
         out.append(f"{indent}<layers>\n")
         edges: list[tuple[int, int, int, int]] = []
         inputs_of: dict[str, int] = {}     # input count of each layer written (output port ids follow)
+        pred = graph._pred
         for node in order:
-            n_inputs = inputs_of[node.id] = self._write_layer(node, ids[node.id], out, indent + "\t", names)
-            for i in range(n_inputs):
-                src = graph.producer(node.id, i)
-                src_inputs = inputs_of.get(src[0])
+            inputs = self._write_layer(node, ids[node.id], out, indent + "\t", names)
+            inputs_of[node.id] = len(inputs)
+            for i, data_id in enumerate(inputs):
+                producer = next(iter(pred[data_id].items()), None)     # the data node's one producer
+                if producer is None:
+                    raise GraphError(f"input {i} of node '{node.name}' ({node.op}) has no producer")
+                src, keys = producer
+                src_out = next(iter(keys.values()))["out"]
+                src_inputs = inputs_of.get(src)
                 if src_inputs is None:
-                    src_inputs = self.input_count(graph.node(src[0]))
-                edges.append((ids[src[0]], src_inputs + src[1], ids[node.id], i))
+                    src_inputs = self.input_count(graph.node(src))
+                edges.append((ids[src], src_inputs + src_out, ids[node.id], i))
         out.append(f"{indent}</layers>\n{indent}<edges>\n")
         for e in sorted(edges, key=lambda e: (e[2], e[3])):
             out.append(f'{indent}\t<edge from-layer="{e[0]}" from-port="{e[1]}" '
@@ -154,8 +166,8 @@ class IRGraphWriter:
 
     def _port(self, out: list[str], indent: str, port_id: int, data_attrs: dict | None,
               names: list[str] | None = None, rt_info: dict | None = None) -> None:
-        dtype = (data_attrs or {}).get("dtype")
-        shape = (data_attrs or {}).get("shape")
+        dtype = data_attrs.get("dtype") if data_attrs else None
+        shape = data_attrs.get("shape") if data_attrs else None
         attrs = f'id="{port_id}"'
         if dtype is not None:
             attrs += f' precision="{precision(dtype)}"'
@@ -165,39 +177,46 @@ class IRGraphWriter:
             out.append(f"{indent}<port {attrs} />\n")
             return
         out.append(f"{indent}<port {attrs}>\n")
-        for d in shape or ():
-            out.append(f"{indent}\t<dim>{int(d)}</dim>\n")
+        if shape:
+            key = (indent, tuple(shape))
+            dims = self._dims.get(key)
+            if dims is None:
+                dims = self._dims[key] = "".join(f"{indent}\t<dim>{int(d)}</dim>\n" for d in shape)
+            out.append(dims)
         self._rt_info(rt_info, out, indent + "\t")
         out.append(f"{indent}</port>\n")
 
-    def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> int:
+    def _write_layer(self, node, layer_id: int, out: list[str], indent: str, names: dict[str, int]) -> list[str]:
+        """Append the layer; returns the data nodes of its inputs, by port."""
         graph = node.graph
-        op_class = node.op_class
-        if op_class.type is None or node.get("type") is None:
-            raise GraphError(f"node '{node.name}' has internal op '{node.op}' that no transform "
+        attrs = graph._node[node.id]      # read directly: this runs once per layer of the IR
+        op = attrs.get("op")
+        op_class = graph.registry.op(op)
+        if op_class.type is None or attrs.get("type") is None:
+            raise GraphError(f"node '{node.name}' has internal op '{op}' that no transform "
                              f"converted to an OpenVINO operation")
-        name = self._unique_name(node.name, names)
-        if node.op == "Const":
-            data = self._const_data(node)
-        else:
-            data = op_class.ir_data(node)
-        out.append(f'{indent}<layer id="{layer_id}" name="{xml_escape(name)}" type="{node.type}" '
-                   f'version="{node.get("version", op_class.version)}">\n')
+        name = self._unique_name(attrs.get("name", node.id), names)
+        data = self._const_data(node) if op == "Const" else op_class.ir_data(node)
+        out.append(f'{indent}<layer id="{layer_id}" name="{xml_escape(name)}" type="{attrs["type"]}" '
+                   f'version="{attrs.get("version", op_class.version)}">\n')
         if data:
-            attrs = " ".join(f'{k}="{xml_escape(format_value(v))}"' for k, v in data.items())
-            out.append(f"{indent}\t<data {attrs} />\n")
-        self._rt_info(node.get("rt_info"), out, indent + "\t")
-        n_inputs = self.input_count(node)
-        if n_inputs:
+            fields = " ".join(f'{k}="{xml_escape(format_value(v))}"' for k, v in data.items())
+            out.append(f"{indent}\t<data {fields} />\n")
+        self._rt_info(attrs.get("rt_info"), out, indent + "\t")
+        inputs = self.input_data_ids(node)
+        if inputs:
             out.append(f"{indent}\t<input>\n")
-            for i in range(n_inputs):
-                self._port(out, indent + "\t\t", i, graph._node[graph.input_data(node.id, i)])
+            for i, data_id in enumerate(inputs):
+                self._port(out, indent + "\t\t", i, graph._node[data_id])
             out.append(f"{indent}\t</input>\n")
-        n_outputs = op_class.outputs_count(node) if node.op != "Result" else 0
+        n_inputs = len(inputs)
+        n_outputs = op_class.outputs_count(node) if op != "Result" else 0
         if n_outputs:
             out.append(f"{indent}\t<output>\n")
-            tensor_names = node.get("tensor_names") or {}
-            port_rt_info = node.get("out_rt_info") or {}
+            tensor_names = attrs.get("tensor_names") or {}
+            port_rt_info = attrs.get("out_rt_info") or {}
+            if self.permuted is not None and graph is self.top:
+                self.permuted.update({(name, i): dict(p) for i, p in (attrs.get("permuted_names") or {}).items() if p})
             for i in range(n_outputs):
                 data_id = graph.output_data(node.id, i)
                 self._port(out, indent + "\t\t", n_inputs + i,
@@ -208,7 +227,17 @@ class IRGraphWriter:
         if body is not None:
             body(node, self, out, indent + "\t")
         out.append(f"{indent}</layer>\n")
-        return n_inputs
+        return inputs
+
+    @classmethod
+    def input_data_ids(cls, node) -> list[str]:
+        """The data nodes of a layer's inputs, by port (every port up to the last connected one
+        must be connected)."""
+        edges = [(d["in"], src) for src, keys in node.graph._pred[node.id].items() for d in keys.values()]
+        by_port = dict(edges)
+        if len(by_port) != len(edges) or (by_port and max(by_port) + 1 != len(by_port)):
+            cls.input_count(node)     # names the unconnected ports
+        return [by_port[i] for i in range(len(by_port))]
 
     def _const_data(self, node) -> dict:
         value = node.value

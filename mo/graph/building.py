@@ -14,7 +14,7 @@ from mo.errors import ConversionError
 from mo.graph.builder import OpBuilder
 from mo.graph.node import Node
 from mo.graph.port import Port
-from mo.utils.types import np_dtype
+from mo.utils.types import convert_value, np_dtype
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -47,7 +47,6 @@ def convert(b: OpBuilder, port: Port, element_type: str) -> Port:
     if port.data.get_dtype() == element_type:
         return port
     if port.node.op == "Const":
-        from extensions.ops.elementwise import convert_value
         return b.const(convert_value(np.asarray(port.node.value), element_type), element_type=element_type)
     return b.Convert(port, destination_type=element_type)
 
@@ -73,6 +72,20 @@ def rank_of(port: Port, node: Node) -> int:
 def input_rank(node: Node, idx: int = 0) -> int:
     """The rank of input ``idx`` of ``node`` (see ``rank_of``)."""
     return rank_of(node.in_port(idx).get_source(), node)
+
+
+def require_ranks(node: Node, ranks: dict[int, int | tuple[int, ...]], what: str = "") -> None:
+    """Refuse an input of ``node`` whose known rank is not one ``ranks`` allows for its port
+    (absent inputs and unknown ranks pass): a ConversionError naming the input and the ranks."""
+    for idx, allowed in ranks.items():
+        allowed = (allowed,) if isinstance(allowed, int) else tuple(allowed)
+        src = node.in_port(idx).get_source() if node.is_in_port_connected(idx) else None
+        rank = None if src is None else src.data.get_rank()
+        if rank is not None and rank not in allowed:
+            from mo.utils.shape import shape_str
+            raise ConversionError(f"Input {idx} of {node_label(node)} has shape {shape_str(src.data.get_shape())} "
+                                  f"(rank {rank}), where the operation takes rank {' or '.join(map(str, allowed))}"
+                                  f"{what}: the model is invalid.")
 
 
 def norm_axis(axis: int, rank: int, node: Node) -> int:

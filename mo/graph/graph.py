@@ -37,6 +37,9 @@ class Graph(nx.MultiDiGraph):
         self._seq = 0
         # (op, node id) each time a node enters the op index, in order: what a pass created
         self._indexed: list[tuple[str, str]] = []
+        # bumped by every change of nodes or edges; topological_ops reuses its order while unchanged
+        self._version = 0
+        self._topological: tuple[int, list] | None = None
         self.data_form = False
         super().__init__(incoming_graph_data, **attr)
         if context is not None:
@@ -64,22 +67,38 @@ class Graph(nx.MultiDiGraph):
         return self.context.framework
 
     # ----------------------------------------------------------------- node index
+    # add_node, remove_node, add_edge and remove_edge keep networkx's dicts (``_node``, ``_succ``,
+    # ``_pred``: the same entries in the same order as networkx's own methods make them), written
+    # directly: every conversion calls them a few hundred thousand times.
+    def _changed(self) -> None:
+        self._version += 1
+        cache = self.__networkx_cache__
+        if cache:
+            cache.clear()
+
     def add_node(self, node_for_adding, **attr):
-        before = None
-        if node_for_adding not in self._node:
+        self._changed()
+        n = node_for_adding
+        if n not in self._node:
+            if n is None:
+                raise ValueError("None cannot be a node")
             self._seq += 1
             attr.setdefault("_seq", self._seq)
+            self._succ[n] = {}
+            self._pred[n] = {}
+            self._node[n] = attrs = attr        # this call's own dict
+            before = None
         else:
-            before = self._node[node_for_adding].get("op")
-        super().add_node(node_for_adding, **attr)
-        attrs = self._node[node_for_adding]
+            attrs = self._node[n]
+            before = attrs.get("op")
+            attrs.update(attr)
         op = attrs.get("op")
         if op is not None:
-            self._by_op[op].add(node_for_adding)
+            self._by_op[op].add(n)
             if op != before:
-                self._indexed.append((op, node_for_adding))
+                self._indexed.append((op, n))
         if attrs.get("bodies"):
-            self._with_bodies.add(node_for_adding)
+            self._with_bodies.add(n)
 
     def add_nodes_from(self, nodes_for_adding, **attr):
         for n in nodes_for_adding:
@@ -90,16 +109,65 @@ class Graph(nx.MultiDiGraph):
 
     def remove_node(self, n):
         """Remove a node; in data form an op's unused output data nodes go with it."""
-        attrs = self._node[n]
+        self._changed()
+        try:
+            attrs = self._node[n]
+        except KeyError:
+            raise nx.NetworkXError(f"The node {n} is not in the digraph.") from None
         op = attrs.get("op")
         if op is not None:
             self._by_op[op].discard(n)
         self._with_bodies.discard(n)
-        outputs = list(self.successors(n)) if self.data_form and attrs.get("kind") == "op" else []
-        super().remove_node(n)
+        outputs = list(self._succ[n]) if self.data_form and attrs.get("kind") == "op" else []
+        self._drop(n)
         for d in outputs:
-            if d in self._node and self._node[d].get("kind") == "data" and self.out_degree(d) == 0:
-                super().remove_node(d)
+            if d in self._node and self._node[d].get("kind") == "data" and not self._succ[d]:
+                self._drop(d)
+
+    def _drop(self, n) -> None:
+        """The node and its edges out of networkx's dicts."""
+        succ, pred = self._succ, self._pred
+        del self._node[n]
+        for u in succ[n]:
+            del pred[u][n]
+        del succ[n]
+        for u in pred[n]:
+            del succ[u][n]
+        del pred[n]
+
+    def add_edge(self, u_for_edge, v_for_edge, key=None, **attr):
+        u, v = u_for_edge, v_for_edge
+        if u not in self._succ or v not in self._succ:      # networkx adds the missing node
+            self._changed()
+            return super().add_edge(u, v, key, **attr)
+        self._changed()
+        keys = self._succ[u].get(v)
+        if keys is None:
+            keys = self._succ[u][v] = self._pred[v][u] = {}
+        if key is None:
+            key = len(keys)
+            while key in keys:
+                key += 1
+        data = keys.get(key)
+        if data is None:
+            keys[key] = attr
+        else:
+            data.update(attr)
+        return key
+
+    def remove_edge(self, u, v, key=None):
+        self._changed()
+        try:
+            keys = self._succ[u][v]
+            if key is None:
+                keys.popitem()
+            else:
+                del keys[key]
+        except KeyError:
+            raise nx.NetworkXError(f"The edge {u}-{v} with key {key} is not in the graph.") from None
+        if not keys:
+            del self._succ[u][v]
+            del self._pred[v][u]
 
     def remove_nodes_from(self, nodes):
         for n in list(nodes):
@@ -245,6 +313,11 @@ class Graph(nx.MultiDiGraph):
         for src, key in found:
             self.remove_edge(src, dst_id, key)
 
+    def input_values(self, node_id: str) -> dict:
+        """Input port -> value of the tensor it reads (None when not known), data form."""
+        nodes = self._node
+        return {d["in"]: nodes[src].get("value") for src, keys in self._pred[node_id].items() for d in keys.values()}
+
     def in_indices(self, node_id: str) -> list[int]:
         """Connected input port numbers of a node, sorted."""
         return sorted([d["in"] for keys in self._pred.get(node_id, _EMPTY).values() for d in keys.values()])
@@ -258,31 +331,43 @@ class Graph(nx.MultiDiGraph):
         """Insert one data node per used output port (op -> data -> op)."""
         if self.data_form:
             return
-        edges = list(self.edges(keys=True, data=True))
-        for src, dst, key, _ in edges:
-            self.remove_edge(src, dst, key)
+        edges = [(src, dst, d) for src, nbrs in self._succ.items() for dst, keys in nbrs.items() for d in keys.values()]
+        for adjacency in (self._succ, self._pred):      # every edge goes (each node keeps its dicts)
+            for nbrs in adjacency.values():
+                nbrs.clear()
+        self._version += 1
         self.data_form = True
-        for src, dst, key, d in edges:
+        for src, dst, d in edges:
             data_id = self.output_data(src, d["out"], create=True)
             self.add_edge(data_id, dst, **{"in": d["in"]})
 
     def topological_ops(self) -> list["Node"]:
         """Op nodes in a deterministic topological order: of the nodes whose inputs are all
         placed, the one created first (smallest ``_seq``) comes next (what networkx's
-        lexicographical_topological_sort gives, several times faster). A cycle is a GraphError."""
+        lexicographical_topological_sort gives, several times faster). A cycle is a GraphError.
+        Passes that change nothing in between get the order computed before."""
+        if self._topological is not None and self._topological[0] == self._version:
+            return list(self._topological[1])
         nodes = self._node
         succ = self._succ
         waiting: dict[str, list[int]] = {}      # node -> [input edges not placed yet, index]
-        ready = []
+        sources = []                             # nodes without inputs (Consts, Parameters): ready at once
         for index, (n, preds) in enumerate(self._pred.items()):   # _pred is in _node's order
             if preds:
                 waiting[n] = [sum(map(len, preds.values())), index]
             else:
-                ready.append((nodes[n]["_seq"], index, n))
-        heapq.heapify(ready)
+                sources.append((nodes[n]["_seq"], index, n))
+        # The next node is the smallest of the sorted sources and of the heap of nodes that
+        # became ready: the same order as one heap of everything, with a heap a fraction the
+        # size (most ready nodes of a large graph are its constants).
+        sources.sort(reverse=True)
+        ready: list = []
         order = []
-        while ready:
-            n = heapq.heappop(ready)[2]
+        while ready or sources:
+            if sources and (not ready or sources[-1] < ready[0]):
+                n = sources.pop()[2]
+            else:
+                n = heapq.heappop(ready)[2]
             if nodes[n].get("kind") == "op":
                 order.append(n)
             for child, keys in succ[n].items():
@@ -295,7 +380,9 @@ class Graph(nx.MultiDiGraph):
             cycle = nx.find_cycle(self)
             names = [self._node[e[0]].get("name", e[0]) for e in cycle if self._node[e[0]].get("kind") == "op"]
             raise GraphError(f"The graph has a cycle through: {' -> '.join(names[:10])}")
-        return [Node(self, n) for n in order]
+        result = [Node(self, n) for n in order]
+        self._topological = (self._version, result)
+        return list(result)
 
     def lint(self) -> None:
         """Check structural consistency; raise GraphError on the first problem found."""
@@ -368,7 +455,7 @@ class Graph(nx.MultiDiGraph):
 
     def remove_dead_nodes(self, keep: Iterable[str] = ()) -> int:
         """Remove op nodes whose outputs do not reach a Result (or a node in ``keep``)."""
-        roots = set(keep) | {n for n, d in self._node.items() if d.get("op") in ("Result", "Assign", "Sink")}
+        roots = set(keep).union(*(self._by_op.get(op, ()) for op in ("Result", "Assign", "Sink")))
         alive = set(roots)
         stack = list(roots)
         pred, succ, nodes = self._pred, self._succ, self._node
@@ -378,15 +465,37 @@ class Graph(nx.MultiDiGraph):
                 if p not in alive:
                     alive.add(p)
                     stack.append(p)
-        for n in list(alive):
-            if nodes[n].get("kind") == "op":
-                alive.update(s for s in succ[n] if nodes[s].get("kind") == "data")
-        dead = [n for n in self._node if n not in alive]
+        if self.data_form:      # an op's outputs (all its successors) live with it
+            for n in [n for n in alive if nodes[n].get("kind") == "op"]:
+                alive.update(succ[n])
+        if len(alive) == len(nodes):
+            return 0
+        dead = [n for n in nodes if n not in alive]
         self.remove_nodes_from(dead)
         return len(dead)
+
+    def output_values_known(self, node_id: str) -> bool:
+        """Whether the op has output data nodes and each holds a value (data form): a quick
+        test before looking at its ports."""
+        succ, nodes = self._succ[node_id], self._node
+        return bool(succ) and all(nodes[d].get("value") is not None for d in succ)
+
+    def remove_orphan_data(self) -> None:
+        """Remove the data nodes that have no producer (left by removed ops)."""
+        pred = self._pred
+        self.remove_nodes_from([n for n, d in self._node.items() if d.get("kind") == "data" and not pred[n]])
 
     def ops_iter(self) -> Iterator["Node"]:
         for n, d in list(self._node.items()):
             if d.get("kind") == "op" and n in self._node:
                 yield Node(self, n)
 
+
+def all_graphs(graph):
+    """``graph`` and every body graph nested in it, outermost first."""
+    yield graph
+    if not graph.may_have_bodies():
+        return
+    for bodies in [d["bodies"] for d in graph._node.values() if d.get("bodies") and d.get("kind") == "op"]:
+        for body in bodies.values():
+            yield from all_graphs(body)

@@ -94,8 +94,18 @@ class Node:
         """Constant value feeding input ``idx`` or None."""
         return self.in_port(idx).data.get_value() if self.is_in_port_connected(idx) else None
 
+    def _input_attr(self, idx: int, key: str):
+        """``key`` of the data node feeding input ``idx`` (data form; the port's own reading
+        otherwise): what in_shape and in_dtype read, without building the port."""
+        graph = self.graph
+        if not graph.data_form:
+            data = self.in_port(idx).data
+            return data.get_shape() if key == "shape" else data.get_dtype()
+        data = graph.input_data(self.id, idx)
+        return None if data is None else graph._node[data].get(key)
+
     def in_shape(self, idx: int):
-        return self.in_port(idx).data.get_shape()
+        return self._input_attr(idx, "shape")
 
     def in_dtype(self, idx: int):
-        return self.in_port(idx).data.get_dtype()
+        return self._input_attr(idx, "dtype")

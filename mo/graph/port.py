@@ -8,15 +8,30 @@
 
 Tensor names (the source framework's names of an output) live on the producing op node in
 ``tensor_names: {out_port: [names]}`` and travel with ``set_source(..., move_names=True)``.
+Framework tensors that only exist in another dimension order (the layout step removed the
+Transpose that made them) live in ``permuted_names: {out_port: {name: permutation}}`` and travel
+with the tensor names; they are not written as names (``--validate_layers`` compares them).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from mo.graph.node import Node
+
+class PortOwner(Protocol):
+    """What a port needs of its node. ``mo.graph.node.Node`` is the one implementation; it
+    makes its ports from this module, which therefore does not import it back."""
+
+    graph: Any
+    id: str
+    attrs: dict
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def in_port(self, idx: int) -> "Port": ...
+
+    def out_port(self, idx: int) -> "Port": ...
 
 
 class PortData:
@@ -30,13 +45,11 @@ class PortData:
     def _data_attrs(self, create: bool = False) -> dict | None:
         port = self.port
         graph = port.node.graph
+        if not graph.data_form:
+            return None
         if port.type == "out":
-            if not graph.data_form:
-                return None
             data_id = graph.output_data(port.node.id, port.idx, create=create)
         else:
-            if not graph.data_form:
-                return None
             data_id = graph.input_data(port.node.id, port.idx)
         return None if data_id is None else graph._node[data_id]
 
@@ -90,7 +103,7 @@ class PortData:
     def set_value(self, value: np.ndarray | None) -> None:
         self._set("value", value)
         if value is not None:
-            self._set("shape", tuple(int(d) for d in np.shape(value)))
+            self._set("shape", tuple(map(int, np.shape(value))))
 
     def set_dtype(self, dtype: str | None) -> None:
         self._set("dtype", dtype)
@@ -101,7 +114,7 @@ class Port:
 
     __slots__ = ("node", "idx", "type")
 
-    def __init__(self, node: "Node", idx: int, type_: str):
+    def __init__(self, node: PortOwner, idx: int, type_: str):
         self.node = node
         self.idx = idx
         self.type = type_
@@ -182,6 +195,42 @@ class Port:
         table = self.node.get("tensor_names") or {}
         return table.pop(self.idx, [])
 
+    def get_permuted_names(self) -> dict[str, tuple[int, ...]]:
+        """Framework tensors this output holds in another dimension order: ``{name: perm}``, the
+        framework's tensor being ``transpose(this tensor, perm)``."""
+        port = self if self.type == "out" else self.get_source()
+        if port is None:
+            return {}
+        return dict(port.node.get("permuted_names", {}).get(port.idx, {}))
+
+    def add_permuted_names(self, names: dict[str, tuple[int, ...]]) -> None:
+        assert self.type == "out"
+        if names:
+            self.node.attrs.setdefault("permuted_names", {}).setdefault(self.idx, {}).update(names)
+
+    def remove_permuted_names(self) -> dict[str, tuple[int, ...]]:
+        assert self.type == "out"
+        return (self.node.get("permuted_names") or {}).pop(self.idx, {})
+
+    def take_names(self, other: "Port") -> None:
+        """This output takes the tensor names and permuted names of ``other`` (an output that
+        it replaces: it holds the same tensor)."""
+        self.add_tensor_names(other.remove_tensor_names())
+        self.add_permuted_names(other.remove_permuted_names())
+
+    def drop_names(self) -> None:
+        """Forget this output's tensor names and permuted names: a rewrite changed its value in
+        place (weights scaled, constants merged), so it no longer holds the tensors they name."""
+        self.remove_tensor_names()
+        self.remove_permuted_names()
+
+    def hold_transposed_names(self, transpose: "Port", perm: list[int]) -> None:
+        """The names of ``transpose``, the output of ``Transpose(this tensor, perm)`` that is
+        going away, become permuted names of this output."""
+        moved = {name: tuple(perm) for name in transpose.remove_tensor_names()}
+        moved.update({name: tuple(perm[i] for i in inner) for name, inner in transpose.remove_permuted_names().items()})
+        self.add_permuted_names(moved)
+
 
 class Connection:
     """One source output port and all the input ports it feeds."""
@@ -201,17 +250,17 @@ class Connection:
         """Feed every destination from ``port`` instead; the tensor names of the old source move
         to ``port`` unless ``move_names`` is False."""
         if move_names and self.source is not None and self.source != port:
-            port.add_tensor_names(self.source.remove_tensor_names())
+            port.take_names(self.source)
         for d in self.destinations:
             port.connect(d)
         self.source = port
 
-    def insert_node(self, node: "Node", in_idx: int = 0, out_idx: int = 0) -> None:
+    def insert_node(self, node: PortOwner, in_idx: int = 0, out_idx: int = 0) -> None:
         """Put ``node`` between the source and all destinations; names move to its output."""
         assert self.source is not None
         dests = list(self.destinations)
         new_out = node.out_port(out_idx)
-        new_out.add_tensor_names(self.source.remove_tensor_names())
+        new_out.take_names(self.source)
         for d in dests:
             new_out.connect(d)
         self.source.connect(node.in_port(in_idx))

@@ -45,6 +45,9 @@ class Op:
     input_ranks: dict[int, tuple[int, ...]] = {}
     # Inputs that must hold integers (axes, indices, shapes), by port: the element types allowed.
     input_types: dict[int, frozenset[str] | tuple[str, ...]] = {}
+    # Whether the op takes string tensors (OpenVINO computes no op on strings but a few; the CPU
+    # plugin does not compile the others with a string input)
+    string_inputs: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -101,7 +104,7 @@ class Op:
     @classmethod
     def check_inputs(cls, node: Node) -> None:
         """Refuse inputs of a rank or element type the op does not take (``input_ranks``,
-        ``input_types``)."""
+        ``input_types``, strings unless ``string_inputs``)."""
         for port, ranks in cls.input_ranks.items():
             rank = node.in_port(port).data.get_rank() if node.is_in_port_connected(port) else None
             if rank is not None and rank not in ranks:
@@ -112,6 +115,10 @@ class Op:
             if dtype is not None and dtype not in types:
                 raise ValueError(f"input {port} has element type {dtype}; {cls.op} takes "
                                  f"{' or '.join(sorted(types))} there")
+        if not cls.string_inputs:
+            strings = [i for i in node.in_ports() if node.is_in_port_connected(i) and node.in_dtype(i) == "string"]
+            if strings:
+                raise ValueError(f"input {strings[0]} is a string tensor; {cls.op} does not compute on strings")
 
     @classmethod
     def type_infer(cls, node: Node) -> None:
@@ -121,12 +128,10 @@ class Op:
 
     @classmethod
     def infer(cls, node: Node) -> None:
-        ports = sorted(node.in_ports())
-        values = [node.in_port(i).data.get_value() for i in ports]
-        if cls.foldable and node.get("foldable", True) and ports and all(v is not None for v in values) \
+        by_port = node.graph.input_values(node.id)
+        if cls.foldable and by_port and all(v is not None for v in by_port.values()) and node.get("foldable", True) \
                 and cls.has_evaluate() and not cls._too_big_to_fold(node):
-            results = cls.evaluate_outputs(node, [node.in_value(i) if i in ports else None
-                                                  for i in range(max(ports) + 1)])
+            results = cls.evaluate_outputs(node, [by_port.get(i) for i in range(max(by_port) + 1)])
             for i, value in enumerate(results):
                 node.out_port(i).data.set_value(value)
             return
@@ -179,4 +184,5 @@ class Op:
     @classmethod
     def ir_data(cls, node: Node) -> dict[str, Any]:
         """Attributes written to the layer's ``<data>`` element, in order."""
-        return {k: node.get(k) for k in cls.ir_attrs if node.get(k) is not None}
+        attrs = node.attrs
+        return {k: attrs[k] for k in cls.ir_attrs if attrs.get(k) is not None}

@@ -1,13 +1,18 @@
 """The conversion pipeline: load -> extract -> front -> translate -> middle -> back -> emit."""
 from __future__ import annotations
 
+import dataclasses
+import functools
+import gc
 import logging
 import os
 import time
 
 from mo.cli.options import ConversionOptions
 from mo.errors import ConversionError, ExtensionError, InputModelError, MissingPackageError, OptionError
-from mo.front.cut import apply_cut
+from mo.front.cut import apply_cut, mark_probes
+from mo.graph.building import is_complex
+from mo.graph.graph import all_graphs
 from mo.model import IRModel, IRPaths
 from mo.pipeline.context import ConversionContext
 from mo.pipeline.extract import extract
@@ -47,16 +52,6 @@ def load(registry: Registry, framework: str, context: ConversionContext):
         raise MissingPackageError(
             f"Converting this model needs the Python package '{module}', which is not installed: "
             f"pip install {package} (or, in this project, pip install -e \".[{extra}]\").") from e
-
-
-def all_graphs(graph):
-    """``graph`` and every body graph nested in it, outermost first."""
-    yield graph
-    if not graph.may_have_bodies():
-        return
-    for bodies in [d["bodies"] for d in graph._node.values() if d.get("bodies") and d.get("kind") == "op"]:
-        for body in bodies.values():
-            yield from all_graphs(body)
 
 
 def _op_count(graph) -> tuple[set, int]:
@@ -115,8 +110,12 @@ def transform_order(registry: Registry, framework: str | None) -> list[str]:
 
 
 def model_name_for(opts: ConversionOptions, graph) -> str:
+    """--model_name, else the name the loader gives the IR (``graph.graph["ir_name"]``: a
+    transformers model's is ``openvino_model``, as its clients look for), else the model file's."""
     if opts.model_name:
         return opts.model_name
+    if graph.graph.get("ir_name"):
+        return graph.graph["ir_name"]
     if isinstance(opts.input_model, str):
         base = os.path.basename(os.path.normpath(opts.input_model))
         return os.path.splitext(base)[0] or "model"
@@ -147,6 +146,50 @@ def weights_size(graph) -> int:
     return total
 
 
+def cut_tensor_inference(registry: Registry, framework: str, opts: ConversionOptions):
+    """For apply_cut: infers the shapes and types of the tensors --input entries name by converting,
+    in a fresh graph of the model cut with the other entries, the part that computes them (its
+    model inputs keep their shapes: dynamic dimensions stay dynamic). Raises the ConversionError
+    of that part when it does not convert."""
+    def infer(specs: list) -> list[tuple]:
+        names = ", ".join(f"'{s.name}'" for s in specs)
+        log.info("Inferring the shapes and types of %s from the model before the cut", names)
+        shapes = list(opts.input_shape)
+        kept = [dataclasses.replace(s, shape=shapes[i] if i < len(shapes) else s.shape)
+                for i, s in enumerate(opts.inputs) if all(s is not p for p in specs)]
+        probe_opts = dataclasses.replace(opts, inputs=kept, input_shape=[])
+        context = ConversionContext(probe_opts, registry, framework)
+        graph = load(registry, framework, context)
+        apply_cut(graph, dataclasses.replace(probe_opts, outputs=[]))
+        results = mark_probes(graph, specs)
+        extract(graph, framework)
+        run_phase(graph, "front", framework, registry)
+        for g in all_graphs(graph):
+            g.to_data_form()
+        translate_graph(graph)
+        return [(r.in_port(0).data.get_shape(), r.in_port(0).data.get_dtype(), is_complex(r.in_port(0).get_source()))
+                for r in results]
+    return infer
+
+
+def collections_deferred(fn):
+    """``fn`` run with Python's cyclic garbage collector rarely triggered. A conversion makes
+    millions of small objects (node and edge dicts) that live until it ends and few reference
+    cycles; at the default thresholds the collector ran every 700 allocations and its full
+    collections walked every live object, a fifth of a long graph's conversion time. The
+    thresholds are restored afterwards."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        saved = gc.get_threshold()
+        gc.set_threshold(100_000, 50, 1000)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            gc.set_threshold(*saved)
+    return run
+
+
+@collections_deferred
 def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     """Run the whole conversion described by ``opts``; write the IR to ``opts.output_dir`` and
     return its paths, or, when ``output_dir`` is None, return it in memory (``IRModel``)."""
@@ -183,7 +226,7 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     graph = load(registry, framework, context)
     t = step("load", f"{framework} loader", t)
     progress.step("extract")
-    apply_cut(graph, opts)
+    apply_cut(graph, opts, cut_tensor_inference(registry, framework, opts))
     extract(graph, framework)
     t = step("extract", "extractors", t)
     run_phase(graph, "front", framework, registry, report)
@@ -204,7 +247,8 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     validate(graph)
     name = model_name_for(opts, graph)
     rt_info = {"MO_version": VERSION,
-               "conversion_parameters": {k: v for k, v in sorted(opts.given.items())}}
+               "conversion_parameters": {k: v for k, v in sorted(opts.given.items())},
+               **graph.graph.get("rt_info", {})}
     total = weights_size(graph)
     progress.step("emit", detail=f"weights {human_bytes(total)}")
     # in memory with float32 weights: the graph is kept for IRModel.save's fp16 compression
@@ -213,12 +257,23 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
     if opts.output_dir is None:
         from mo.pipeline.weights_buffer import WeightsBuffer
         stream = WeightsBuffer(total)
-        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total), placed)
+        xml = render_ir(graph, name, rt_info, CountingStream(stream, progress, total), placed, opts.permuted_tensors)
         weights = stream.getbuffer()   # writable, not a copy: the OpenVINO runtime can use it in place
         written = len(weights)
     else:
-        xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total)
+        xml, bin_ = emit_ir(graph, opts.output_dir, name, rt_info, progress=progress, total=total,
+                            permuted=opts.permuted_tensors)
         written = os.path.getsize(bin_)
+        # files the loader says belong with the IR (a transformers model's configuration, tokenizer);
+        # when one cannot be written the IR goes too (a failed conversion leaves no IR behind)
+        try:
+            for companion in graph.graph.get("companions", ()):
+                companion.write(opts.output_dir)
+        except ConversionError:
+            for path in (xml, bin_):
+                if os.path.exists(path):
+                    os.unlink(path)
+            raise
     step("emit", "IR writer", t)
     progress.finish()
     summary = None
@@ -239,7 +294,7 @@ def convert(opts: ConversionOptions) -> IRPaths | IRModel:
         from mo.pipeline.save_compressed import CompressOnSave
         from mo.pipeline.summary import io_info
         inputs, outputs = io_info(graph)
-        model = IRModel(name, xml, weights, inputs, outputs, summary)
+        model = IRModel(name, xml, weights, inputs, outputs, summary, graph.graph.get("companions", ()))
         if keep and CompressOnSave.worthwhile(placed):
             model.compress_on_save = "compress_to_fp16" not in opts.given
             model.compressor = CompressOnSave(graph, rt_info, weights, placed, lambda g: run_phase(

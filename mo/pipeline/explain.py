@@ -46,17 +46,23 @@ def explain(key: str, registry: Registry) -> str:
         lines = [f"{framework} {op_type}"]
         if extractor is not None:
             lines.append(f"  extractor   {extractor.__name__} ({_where(extractor)})")
+        rewrites = _rewrites(registry, framework, {f"{framework}:{op_type}"})
         if translator is not None:
             lines.append(f"  translator  {inspect.unwrap(translator).__name__} ({_where(translator)})")
         else:
-            lines.append("  translator  none: the extractor sets the op it becomes, or a front rewrite "
-                         "listed below replaces it")
+            ops = [op for op in extractor.becomes(op_type) if op in registry.ops]
+            lines += [f"  becomes     {op} ({_where(registry.ops[op])})" for op in ops]
+            if ops:
+                lines.append(f"  translator  none: the extractor makes the node {' or '.join(ops)}")
+            elif rewrites:
+                lines.append("  translator  none: the node stays a framework op that the rewrite below replaces")
+            else:
+                lines.append(f"  translator  none: {extractor.__name__}.extract sets the op the node becomes")
         complex_fn = registry.translator(framework + COMPLEX_KEY, op_type)
         if complex_fn is not None:
             lines.append(f"  complex     {inspect.unwrap(complex_fn).__name__} ({_where(complex_fn)}), when an input "
                          f"is complex")
-        lines += _rewrites(registry, framework, {f"{framework}:{op_type}"})
-        return "\n".join(lines)
+        return "\n".join(lines + rewrites)
     if key in registry.ops:
         cls = registry.ops[key]
         kind = f"IR type {cls.type}, {cls.version}" if cls.type else "internal op (replaced before the IR is written)"
@@ -92,3 +98,12 @@ def list_ops(registry: Registry, framework: str | None = None, markdown: bool = 
         lines += ["", f"## {title}" if markdown else title, ""]
         lines.append(", ".join(f"`{k}`" if markdown else k for k in keys))
     return "\n".join(lines)
+
+
+def handled_by(registry: Registry, framework: str, op_type: str) -> tuple[str, str]:
+    """The extractor and the translator of a framework op type as ``--explain`` names them
+    ('Name (file:line)'), or 'none'."""
+    extractor = registry.extractor(framework, op_type)
+    translator = registry.translator(framework, op_type)
+    return (f"{extractor.__name__} ({_where(extractor)})" if extractor is not None else "none",
+            f"{inspect.unwrap(translator).__name__} ({_where(translator)})" if translator is not None else "none")

@@ -38,6 +38,9 @@ def infer_node(node: Node) -> None:
     graph = node.graph
     for i in range(op_class.outputs_count(node)):
         graph.output_data(node.id, i, create=True)
+    framework_check = node.get("input_check")
+    if framework_check is not None:
+        framework_check(node)
     try:
         op_class.check_inputs(node)
         op_class.type_infer(node)
@@ -52,32 +55,42 @@ def infer_node(node: Node) -> None:
         raise GraphError(
             f"Cannot infer the outputs of node '{node.name}' (op {node.op}) with inputs "
             f"[{inputs}]: {type(e).__name__}: {e}") from e
-    _check_sizes(node, op_class)
-    derived = node.op in SHAPE_SOURCES or any(
-        graph._node[d].get("shape_derived") for d in
-        (graph.input_data(node.id, i) for i in node.in_ports()) if d is not None)
-    if derived:
-        for i in range(op_class.outputs_count(node)):
-            graph._node[graph.output_data(node.id, i)]["shape_derived"] = True
+    datas = _check_sizes(node, op_class)
+    # the op's predecessors are the data nodes of its inputs
+    if node.op in SHAPE_SOURCES or any(graph._node[d].get("shape_derived") for d in graph._pred[node.id]):
+        for data in datas:
+            data["shape_derived"] = True
 
 
-def _check_sizes(node: Node, op_class) -> None:
+def _check_sizes(node: Node, op_class) -> list[dict]:
     """Refuse a static output too large for any device; give a static empty output (a zero dim)
     its value, so constant folding replaces the op that would compute nothing (the runtime's
-    kernels may divide by such a dim)."""
+    kernels may divide by such a dim). Returns the attributes of the output data nodes."""
     graph = node.graph
     count = op_class.outputs_count(node)
     datas = [graph._node[graph.output_data(node.id, i)] for i in range(count)]
+    empty = []
     for data in datas:
         shape = data.get("shape")
-        if shape is not None and all(d >= 0 for d in shape) and math.prod(shape) > MAX_ELEMENTS:
+        if shape is not None and any(d < -1 for d in shape):
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape "
+                             f"[{','.join(map(str, shape))}], with a negative dimension: the model is invalid.")
+        if shape is not None and any(d > MAX_ELEMENTS for d in shape):
+            raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)}, a "
+                             f"dimension of more elements than any device holds: the model or the input shapes "
+                             f"given are wrong.")
+        if not shape or min(shape) < 0:      # a scalar, unknown, or with a dynamic dim
+            continue
+        if math.prod(shape) > MAX_ELEMENTS:
             raise GraphError(f"Node '{node.name}' (op {node.op}) would make a tensor of shape {shape_str(shape)} "
                              f"({math.prod(shape):,} elements), more than any device holds: the model or the "
                              f"input shapes given are wrong.")
-    if node.op in KEEP_EMPTY or not op_class.foldable or not node.get("foldable", True):
-        return
-    for data in datas:
-        shape, dtype = data.get("shape"), data.get("dtype")
-        if (data.get("value") is None and shape is not None and 0 in shape and all(d >= 0 for d in shape)
-                and dtype not in (None, "string")):
-            data["value"] = np.zeros(shape, np_dtype(dtype))
+        if 0 in shape:
+            empty.append(data)
+    if not empty or node.op in KEEP_EMPTY or not op_class.foldable or not node.get("foldable", True):
+        return datas
+    for data in empty:
+        dtype = data.get("dtype")
+        if data.get("value") is None and dtype not in (None, "string"):
+            data["value"] = np.zeros(data["shape"], np_dtype(dtype))
+    return datas

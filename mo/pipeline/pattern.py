@@ -84,6 +84,12 @@ def _attrs_equal(actual: Any, expected: Any) -> bool:
     return actual == expected
 
 
+def _may_match(pn: PatternNode, graph, producer: tuple[str, int]) -> bool:
+    """A quick check before binding anything: an op pattern node needs an output of its op
+    (``producer``: the node id and output port of the tensor)."""
+    return pn.kind != "op" or (graph._node[producer[0]].get("op") == pn.op and producer[1] == pn.output)
+
+
 def _match(pn: PatternNode, port: Port, m: Match) -> bool:
     """Match pattern node ``pn`` against the tensor at output ``port``; extends ``m``."""
     if pn.kind == "var":
@@ -108,13 +114,18 @@ def _match(pn: PatternNode, port: Port, m: Match) -> bool:
     for key, value in pn.attrs.items():
         if not _attrs_equal(node.get(key), value):
             return False
-    sources = [node.in_port(i).get_source() for i in range(len(pn.inputs))]
-    if len(node.in_ports()) != len(pn.inputs) or any(s is None for s in sources):
+    graph = node.graph
+    producers = [graph.producer(node.id, i) for i in range(len(pn.inputs))]
+    if any(p is None for p in producers) or len(graph.in_indices(node.id)) != len(pn.inputs):
         return False
     orders = [list(range(len(pn.inputs)))]
     if pn.op in COMMUTATIVE and len(pn.inputs) == 2:
         orders.append([1, 0])
+    sources = None
     for order in orders:
+        if not all(_may_match(pn.inputs[j], graph, producers[order[j]]) for j in range(len(pn.inputs))):
+            continue      # an input's producer is not of the op the pattern asks for
+        sources = sources or [graph.node(src).out_port(idx) for src, idx in producers]
         trial = Match()
         trial.update(m)
         trial.ports = dict(m.ports)

@@ -28,7 +28,10 @@ consumers (and tensor names) and the sub-graph's nodes are removed.
 
 Each entry runs the extension class whose ``replacement_id`` is its ``id`` (``match.attrs`` are
 its ``custom_attributes``); a class whose id the config does not name runs with its own
-``scope`` / ``start_points`` and ``end_points`` when it has them, and not at all otherwise. The
+``scope`` / ``start_points`` and ``end_points`` when it has them, and not at all otherwise. An
+entry whose scope or points match no node is a warning naming its id, and the conversion goes on
+(the legacy tool logs "Failed to match nodes from custom replacement description with id" and goes
+on too); an id no extension class has is an error. The
 replacement runs in the middle phase by default (shapes and values known, the graph holds opset
 ops; scope names are the model's node names, which translated nodes keep or prefix);
 ``phase = "front"`` runs it on the framework graph before translation.
@@ -36,6 +39,7 @@ ops; scope names are the model's node names, which translated nodes keep or pref
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 
@@ -43,6 +47,8 @@ from mo.errors import ExtensionError, OptionError
 from mo.graph.builder import OpBuilder
 from mo.graph.port import Port
 from mo.pipeline.transform import Transform
+
+log = logging.getLogger("mo")
 
 
 @dataclass
@@ -121,10 +127,12 @@ def _reachable(starts: list, neighbours) -> set[str]:
 
 
 def points_nodes(graph, start: list[str], end: list[str]) -> list:
+    """The nodes on a path from a start node to an end node; none when a point is not a node."""
     by_name = {n.name: n for n in graph.op_nodes()}
     missing = [name for name in start + end if name not in by_name]
     if missing:
-        raise OptionError(f"Sub-graph points {', '.join(missing)} are not nodes of the model.")
+        log.debug("Sub-graph points %s are not nodes of the model", ", ".join(missing))
+        return []
     forward = _reachable([by_name[s] for s in start], lambda node: [
         d.node for p in node.out_ports().values() for d in p.get_destinations()])
     backward = _reachable([by_name[e] for e in end], lambda node: [
@@ -200,11 +208,13 @@ class SubgraphReplacement(Transform):
         return not graph.graph.get("is_body") and bool(self.instances(graph))
 
     def find_and_replace_pattern(self, graph) -> None:
+        matched = False
         for kind, instances, attrs in self.instances(graph):
             nodes = scope_nodes(graph, instances) if kind == "scope" else \
                 points_nodes(graph, list(instances["start_points"]), list(instances["end_points"]))
             if not nodes:
                 continue
+            matched = True
             match = match_of(nodes, attrs)
             nodes = match.nodes
             new = self.replace_subgraph(OpBuilder(graph, nodes[-1].name), match)
@@ -225,6 +235,28 @@ class SubgraphReplacement(Transform):
             for node in reversed(nodes):      # consumers first: each output data node goes with its producer
                 if node.id in graph:
                     graph.remove_node(node.id)
+        if not matched:
+            self.report_no_match(graph)
+
+    def report_no_match(self, graph) -> None:
+        """A --transformations_config entry that matched nothing is a warning naming its id (as the
+        legacy tool's "Failed to match nodes from custom replacement description with id"; the
+        conversion goes on, as there); a class's own scope that matches nothing is normal."""
+        entry = self.config_entry(graph)
+        if entry is None:
+            log.debug("%s: its scope or points match no node of this model", type(self).__name__)
+            return
+        if entry.get("match_kind", "scope") == "scope":
+            where = f"scope {', '.join(repr(s) for s in entry['instances'])}"
+        else:
+            points = entry["instances"]
+            names = {n.name for n in graph.op_nodes()}
+            missing = [p for p in [*points["start_points"], *points["end_points"]] if p not in names]
+            where = (f"start_points {list(points['start_points'])}, end_points {list(points['end_points'])}" +
+                     (f"; not nodes of the model: {', '.join(repr(m) for m in missing)}" if missing else
+                      ": no path leads from a start point to an end point"))
+        log.warning("--transformations_config entry '%s' matched no node of the model (%s): %s replaced nothing; "
+                    "check the entry against the model's node names.", entry["id"], where, type(self).__name__)
 
     def replace_subgraph(self, b: OpBuilder, match: SubgraphMatch) -> list[Port]:
         raise NotImplementedError

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from mo.graph.graph import all_graphs
 from mo.pipeline.progress import human_bytes
 from mo.utils.shape import shape_str
 
@@ -149,7 +150,6 @@ def io_info(graph) -> tuple[list[TensorInfo], list[TensorInfo]]:
 
 
 def summarize(graph, rewrites: list[tuple[str, int, int]], weights_bytes: int) -> Summary:
-    from mo.pipeline.convert import all_graphs
     counts: Counter = Counter()
     summary = Summary([], [], {})
     compressed = compressed_bytes = 0

@@ -82,6 +82,9 @@ def translate_node(node: Node, fn=None) -> list[Port | None]:
         raise GraphError(f"No translator is registered for node {node_label(node)}.")
     first_new = graph._seq
     started = time.perf_counter()
+    framework_check = node.get("input_check")
+    if framework_check is not None:
+        framework_check(node)
     try:
         outputs = fn(node, OpBuilder(graph, node.name))
         outputs = _checked_outputs(node, outputs)

@@ -7,6 +7,8 @@ conversion froze (``--input "x->1"``, ``--freeze_placeholder_with_value``) are f
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from mo.errors import MissingPackageError, OptionError
@@ -19,6 +21,13 @@ ONNX_TYPES = {"tensor(float)": np.float32, "tensor(double)": np.float64, "tensor
 
 def _frozen_values(opts) -> dict:
     return {spec.name: spec.value for spec in opts.inputs if spec.value is not None and spec.name}
+
+
+def source_loader(opts, framework: str):
+    """The loader of ``framework`` in the registry of the conversion: its ``source_model`` gives
+    the model as its framework runs it."""
+    from mo.registry import Registry
+    return Registry.build(opts.extensions).loaders[framework]()
 
 
 def _pick(names: list[str], known, what: str, where: str, used: set | None = None, order=()) -> str:
@@ -71,16 +80,13 @@ def run_onnx(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, 
     return f"ONNX Runtime {ort.__version__}", session.run(outputs, inputs)
 
 
-def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, list[np.ndarray]]:
-    """The frozen graph the converter read (every TensorFlow model form becomes one), run in a
-    TensorFlow session; a function with variables is frozen by TensorFlow itself first."""
-    from extensions.load.tf.model_io import import_tensorflow, read_model
-    try:
-        tf = import_tensorflow()
-    except ImportError as e:
-        raise MissingPackageError("--validate of a TensorFlow model runs it in TensorFlow: pip install "
-                                  "tensorflow-cpu") from e
-    frozen = read_model(opts, with_tensorflow=True)
+def tf_graph(opts):
+    """(tensorflow module, the ``tf.Graph`` of the frozen graph the converter read (every
+    TensorFlow model form becomes one), {tensor name: value} to feed for the variables it
+    stands for, its declared output tensors, {signature key: output tensor} of a SavedModel). A
+    function with variables is frozen by TensorFlow itself first."""
+    frozen = source_loader(opts, "tf").source_model(opts)    # TensorFlow is imported by then
+    import tensorflow as tf
     if frozen.constants and frozen.function is not None:
         # variables: TensorFlow's own freezing of the function the converter read
         from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
@@ -96,29 +102,42 @@ def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, li
     graph = tf.Graph()
     with graph.as_default():
         tf.compat.v1.import_graph_def(graph_def, name="")
-    tensors = {t.name for op in graph.get_operations() for t in op.outputs}
-
-    def tensor_names(info):
-        return [n if ":" in n else n + ":0" for n in (info.names or [info.name])]
-
-    feed_dict = {}
-    for info, value in zip(ir_inputs, feed):
-        feed_dict[_pick(tensor_names(info), tensors, "input", "the TensorFlow graph's tensors")] = value
-    for name, value in _frozen_values(opts).items():
-        if f"{name}:0" in tensors:
-            feed_dict[f"{name}:0"] = np.asarray(value)
-    for name, value in constants.items():
-        feed_dict[graph.get_operation_by_name(name).outputs[0].name] = value
-    used: set = set()
-    declared = [n if ":" in n else n + ":0" for n in frozen.outputs or []]
+    feed = {graph.get_operation_by_name(name).outputs[0].name: value for name, value in constants.items()}
     # a SavedModel's outputs by their signature keys, which the IR's outputs carry as names: the
     # light reader and TensorFlow name the tensors of nested function calls differently
     by_key = {key: ref if ":" in ref else ref + ":0" for ref, key in frozen.output_names.items()}
+    return tf, graph, feed, [n if ":" in n else n + ":0" for n in frozen.outputs or []], by_key
+
+
+def tf_feed(opts, graph, ir_inputs, feed: list[np.ndarray]) -> dict:
+    """The feed dict of the TensorFlow graph: the IR's inputs by name, and the inputs the
+    conversion froze."""
+    tensors = {t.name for op in graph.get_operations() for t in op.outputs}
+    feed_dict = {}
+    for info, value in zip(ir_inputs, feed):
+        feed_dict[_pick(_tf_tensor_names(info), tensors, "input", "the TensorFlow graph's tensors")] = value
+    for name, value in _frozen_values(opts).items():
+        if f"{name}:0" in tensors:
+            feed_dict[f"{name}:0"] = np.asarray(value)
+    return feed_dict
+
+
+def _tf_tensor_names(info) -> list[str]:
+    return [n if ":" in n else n + ":0" for n in (info.names or [info.name])]
+
+
+def run_tf(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, list[np.ndarray]]:
+    """The frozen graph the converter read, run in a TensorFlow session (``tf_graph``)."""
+    tf, graph, constants, declared, by_key = tf_graph(opts)
+    tensors = {t.name for op in graph.get_operations() for t in op.outputs}
+    feed_dict = {**tf_feed(opts, graph, ir_inputs, feed), **constants}
+    used: set = set()
     fetches = []
     for o in ir_outputs:
         key = next((n for n in o.names or [] if n in by_key and by_key[n] in tensors and by_key[n] not in used), None)
         if key is None:
-            fetches.append(_pick(tensor_names(o), tensors, "output", "the TensorFlow graph's tensors", used, declared))
+            fetches.append(_pick(_tf_tensor_names(o), tensors, "output", "the TensorFlow graph's tensors", used,
+                                 declared))
             o.name = fetches[-1]
         else:
             used.add(by_key[key])
@@ -143,26 +162,6 @@ def _flatten_torch(value, into: list) -> None:
         into.append(np.asarray(value))
 
 
-def _torch_callable(opts):
-    import torch
-
-    from extensions.load.pytorch.capture import _archive_kind, tensors_only_unpickling
-    from extensions.load.pytorch.checkpoint_folder import eager_model, is_checkpoint_folder
-    model = opts.input_model
-    if is_checkpoint_folder(model):
-        return eager_model(model)
-    if isinstance(model, str):
-        if _archive_kind(model) == "exported":
-            with tensors_only_unpickling(model):
-                return torch.export.load(model).module()
-        return torch.jit.load(model, map_location="cpu")
-    if isinstance(model, torch.export.ExportedProgram):
-        return model.module()
-    if hasattr(model, "eval"):
-        model.eval()
-    return model
-
-
 def run_torch(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str, list[np.ndarray]]:
     try:
         import torch
@@ -171,20 +170,20 @@ def run_torch(opts, ir_inputs, ir_outputs, feed: list[np.ndarray]) -> tuple[str,
     if _frozen_values(opts):
         raise OptionError("--validate cannot feed a PyTorch model inputs that --input froze to values: validate "
                           "without freezing them.")
-    from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder
-    module = _torch_callable(opts)
+    loader = source_loader(opts, "pytorch")
+    module = loader.source_model(opts)
     tensors = [torch.from_numpy(np.ascontiguousarray(v)) for v in feed]
-    from extensions.load.pytorch.transformers_decoder import cache_argument, run_decoder
     names = [info.name for info in ir_inputs]
     with torch.no_grad():
-        if "input_ids" in names and cache_argument(module) is not None:   # a decoder converted with its cache
-            by_name = run_decoder(module, dict(zip(names, tensors)))
+        by_name = loader.run_decoder(module, dict(zip(names, tensors))) if "input_ids" in names else None
+        if by_name is not None:   # a decoder converted with its cache
             missing = [o.name for o in ir_outputs if o.name not in by_name]
             if missing:
                 raise OptionError(f"--validate: the decoder gives no output named {', '.join(missing)} (the graph was "
                                   f"cut with --output?): validate without the cut.")
             return f"PyTorch {torch.__version__}", [by_name[o.name] for o in ir_outputs]
-        if is_checkpoint_folder(opts.input_model):     # the folder's model takes the IR's inputs by name
+        if isinstance(opts.input_model, str) and os.path.isdir(opts.input_model):
+            # a checkpoint folder (PyTorch's one folder form): its model takes the IR's inputs by name
             result = module(**{info.name: t for info, t in zip(ir_inputs, tensors)})
         elif isinstance(opts.example_input, dict):
             keys = list(opts.example_input)

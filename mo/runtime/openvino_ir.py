@@ -37,7 +37,12 @@ def read_ir_file(xml_path: str):
 def compile_f32(model):
     """Compiled for CPU computing in f32 (no bf16/f16 inference precision, whatever the CPU), so
     a comparison measures the conversion, not the device's precision."""
-    return core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    return compile_at(model, "f32")
+
+
+def compile_at(model, precision: str):
+    """Compiled for CPU with the inference precision ``precision`` (f32, bf16 or f16)."""
+    return core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": precision})
 
 
 def run(compiled, feed: list[np.ndarray]) -> list[np.ndarray]:

@@ -36,87 +36,68 @@ import numpy as np
 from mo.cli.input_spec import parse_input
 from mo.errors import ConversionError, OptionError
 from mo.pipeline.summary import TensorInfo
+from mo.runtime.compare import (  # noqa: F401 (names tests and callers take from here)
+    COMPRESSED_WEIGHTS_TOLERANCE,
+    DEFAULT_TOLERANCE,
+    OutputCheck,
+    _first_line,
+    compare_output,
+    tolerance_for,
+)
 from mo.runtime.frameworks import RUNNERS
-from mo.runtime.openvino_ir import compile_f32, read_ir, read_ir_file, run
+from mo.runtime.openvino_ir import compile_at, read_ir, read_ir_file, run
 from mo.utils.shape import shape_str
 
-DEFAULT_TOLERANCE = 1e-4
-FP16_TOLERANCE = 1e-2
-COMPRESSED_WEIGHTS_TOLERANCE = {"int8": 1e-1, "int4_sym": 5e-1, "int4_asym": 5e-1}
 FIRST_DIM_DEFAULT = 1
 OTHER_DIM_DEFAULT = 8
 
 
 class ValidationFailed(ConversionError):
-    """Some output of the IR differs from the source framework's beyond the tolerance (the CLI
-    exits with status 2). ``report`` is the ``ValidationReport``, ``result`` what was converted."""
+    """Some output (or, with --validate_layers, some tensor) of the IR differs from the source
+    framework's beyond the tolerance (the CLI exits with status 2). ``report`` is the
+    ``ValidationReport``, ``result`` what was converted."""
 
     def __init__(self, report: "ValidationReport", result=None):
         self.report = report
         self.result = result
         failed = ", ".join(c.name for c in report.checks if not c.passed)
-        super().__init__(f"--validate: output{'s' if ',' in failed else ''} {failed} of the IR differ from "
-                         f"{report.framework} beyond the tolerance {report.tolerance:g}.")
-
-
-class OutputCheck:
-    def __init__(self, name: str, max_abs: float, max_rel: float, passed: bool, note: str = ""):
-        self.name, self.max_abs, self.max_rel, self.passed, self.note = name, max_abs, max_rel, passed, note
+        messages = []
+        if failed:
+            messages.append(f"--validate: output{'s' if ',' in failed else ''} {failed} of the IR differ from "
+                            f"{report.framework} beyond the tolerance {report.tolerance:g}.")
+        if report.layers is not None and not report.layers.passed:
+            messages.append(report.layers.failure_message())
+        super().__init__(" ".join(messages))
 
 
 class ValidationReport:
     def __init__(self, framework: str, inputs: list[tuple[str, tuple, str]], checks: list[OutputCheck],
-                 tolerance: float, why: str, from_file: bool):
+                 tolerance: float, why: str, from_file: bool, precision: str = "f32"):
         self.framework, self.inputs, self.checks = framework, inputs, checks
-        self.tolerance, self.why, self.from_file = tolerance, why, from_file
+        self.tolerance, self.why, self.from_file, self.precision = tolerance, why, from_file, precision
+        self.layers = None        # --validate_layers: a mo.runtime.layers.LayersReport
 
     @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return all(c.passed for c in self.checks) and (self.layers is None or self.layers.passed)
 
     def lines(self) -> list[str]:
         source = "from --validate_inputs" if self.from_file else "random"
         ins = ", ".join(f"{n}{shape_str(s)} {t}" for n, s, t in self.inputs) or "none"
         width = max([len(c.name) for c in self.checks] + [6])
-        lines = [f"[ VALIDATE ] OpenVINO runtime (CPU, f32) vs {self.framework}; inputs ({source}): {ins}",
+        lines = [f"[ VALIDATE ] OpenVINO runtime (CPU, {self.precision}) vs {self.framework}; inputs ({source}): {ins}",
                  f"[ VALIDATE ] tolerance {self.tolerance:g}, relative to each output's largest magnitude ({self.why})",
                  f"[ VALIDATE ] {'output':{width}s}  {'max abs diff':>12s}  {'max rel diff':>12s}  result"]
         for c in self.checks:
             lines.append(f"[ VALIDATE ] {c.name:{width}s}  {c.max_abs:12.3g}  {c.max_rel:12.3g}  "
                          f"{'PASS' if c.passed else 'FAIL'}{'  ' + c.note if c.note else ''}")
-        verdict = "PASS" if self.passed else "FAIL"
+        verdict = "PASS" if all(c.passed for c in self.checks) else "FAIL"
         lines.append(f"[ VALIDATE ] {verdict}: {sum(c.passed for c in self.checks)} of {len(self.checks)} "
                      f"outputs match")
-        return lines
+        return lines + (self.layers.lines() if self.layers is not None else [])
 
 
-def compare_output(name: str, actual: np.ndarray, expected: np.ndarray, tolerance: float,
-                   floor: float = 1.0) -> OutputCheck:
-    """Compare one output: it passes when the largest absolute difference is at most ``tolerance
-    * max(floor, largest magnitude)`` (integers: when equal)."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if actual.shape != expected.shape:
-        if actual.size == expected.size and actual.size == 1:
-            actual = actual.reshape(expected.shape)
-        else:
-            return OutputCheck(name, float("inf"), float("inf"), False,
-                               f"shape {shape_str(actual.shape)} != {shape_str(expected.shape)}")
-    if actual.size == 0:
-        return OutputCheck(name, 0.0, 0.0, True)
-    exact = expected.dtype.kind in "biuU" and actual.dtype.kind in "biuU"
-    a, e = actual.astype(np.float64), expected.astype(np.float64)
-    nan_a, nan_e = np.isnan(a), np.isnan(e)
-    if not np.array_equal(nan_a, nan_e):
-        return OutputCheck(name, float("nan"), float("nan"), False, "NaN positions differ")
-    finite = ~nan_e & np.isfinite(e) & np.isfinite(a)
-    if not np.array_equal(a[~finite & ~nan_e], e[~finite & ~nan_e]):
-        return OutputCheck(name, float("inf"), float("inf"), False, "infinities differ")
-    diff = np.abs(a[finite] - e[finite])
-    max_abs = float(diff.max()) if diff.size else 0.0
-    scale = float(np.abs(e[finite]).max()) if diff.size else 0.0
-    max_rel = max_abs / scale if scale > 0 else (0.0 if max_abs == 0 else float("inf"))
-    passed = max_abs == 0 if exact else max_abs <= tolerance * max(floor, scale)
-    return OutputCheck(name, max_abs, max_rel, passed, "compared exactly" if exact else "")
+
 
 
 def _wanted_shapes(opts, model_inputs) -> dict:
@@ -238,11 +219,6 @@ def _decoder_feed(ports, given: dict, rng) -> list[np.ndarray] | None:
     return feed
 
 
-def _has_f16_weights(model) -> bool:
-    return any(op.get_type_name() == "Constant" and op.get_output_element_type(0).get_type_name() == "f16"
-               for op in model.get_ordered_ops())
-
-
 def _port_info(port) -> TensorInfo:
     names = sorted(port.get_names())
     name = port.get_any_name() if names else port.get_node().get_friendly_name()
@@ -289,28 +265,25 @@ def undo_preprocessing(opts, framework: str, names: list[str], x: np.ndarray) ->
     return np.ascontiguousarray(x.astype(dtype if dtype.kind == "f" else np.float32))
 
 
-def _first_line(e: Exception) -> str:
-    text = str(e).strip()
-    return f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"
-
-
 def validate_conversion(opts, result, framework: str) -> ValidationReport:
-    """Run ``result`` (IRPaths or IRModel) and the source model, and compare their outputs.
-    Raises ``ValidationFailed`` when an output differs beyond the tolerance."""
+    """Run ``result`` (IRPaths or IRModel) and the source model, and compare their outputs (and,
+    with --validate_layers, every tensor both have: ``mo/runtime/layers.py``). Raises
+    ``ValidationFailed`` when one differs beyond the tolerance."""
     model = read_ir(result.xml, result.weights) if hasattr(result, "weights") else read_ir_file(result.xml)
     feed, from_file = make_inputs(opts, model)
     described = ", ".join(f"{shape_str(x.shape)} {x.dtype}" for x in feed)
     ir_inputs = [_port_info(p) for p in model.inputs]
     ir_outputs = [_port_info(p) for p in model.outputs]
+    precision = opts.validate_precision
     try:
-        actual = run(compile_f32(model), feed)
+        actual = run(compile_at(model, precision), feed)
     except Exception as e:
         raise ConversionError(f"--validate: the OpenVINO runtime could not run the IR on inputs {described}: "
                               f"{_first_line(e)}. Give other sizes with --validate_shapes or inputs with "
                               f"--validate_inputs.") from e
+    source_feed = [undo_preprocessing(opts, framework, info.names or [info.name], x)
+                   for info, x in zip(ir_inputs, feed)]
     try:
-        source_feed = [undo_preprocessing(opts, framework, info.names or [info.name], x)
-                       for info, x in zip(ir_inputs, feed)]
         version, expected = RUNNERS[framework](opts, ir_inputs, ir_outputs, source_feed)
     except ConversionError:
         raise
@@ -318,22 +291,14 @@ def validate_conversion(opts, result, framework: str) -> ValidationReport:
         raise ConversionError(f"--validate: the {framework} framework could not run the model on inputs "
                               f"{described}: {_first_line(e)}. Give other sizes with --validate_shapes or "
                               f"inputs with --validate_inputs.") from e
-    floor = 1.0         # absolute below 1, except with compressed weights (their tolerance is wide)
-    if opts.validate_tolerance is not None:
-        tolerance, why = float(opts.validate_tolerance), "--validate_tolerance"
-    elif getattr(opts, "compress_weights", None):
-        tolerance, floor = COMPRESSED_WEIGHTS_TOLERANCE[opts.compress_weights], 0.0
-        why = (f"also below 1; weights compressed to {opts.compress_weights}: outputs move by a few percent; a "
-               f"sanity check against a broken decompression, not an accuracy measure")
-    elif _has_f16_weights(model):
-        tolerance, why = FP16_TOLERANCE, ("weights compressed to fp16, which rounds each by up to 4.9e-4 of its "
-                                          "value; --compress_to_fp16=False validates at 1e-4")
-    else:
-        tolerance, why = DEFAULT_TOLERANCE, "float32 weights"
+    tolerance, floor, why = tolerance_for(opts, model, precision)
     checks = [compare_output(info.name, a, e, tolerance, floor) for info, a, e in zip(ir_outputs, actual, expected)]
     shapes = [(info.name, x.shape, model.inputs[i].get_element_type().get_type_name())
               for i, (info, x) in enumerate(zip(ir_inputs, feed))]
-    report = ValidationReport(version, shapes, checks, tolerance, why, from_file)
+    report = ValidationReport(version, shapes, checks, tolerance, why, from_file, precision)
+    if opts.validate_layers:
+        from mo.runtime.layers import validate_layers
+        report.layers = validate_layers(opts, model, framework, ir_inputs, feed, source_feed)
     if not report.passed:
         raise ValidationFailed(report, result)
     return report

@@ -2,6 +2,7 @@
 or the built-in package, and its file and line."""
 from __future__ import annotations
 
+import ast
 import inspect
 
 USER_PACKAGE_PREFIX = "mo_user_ext_"
@@ -13,12 +14,35 @@ def is_user_class(obj) -> bool:
 
 
 def source_of(obj) -> str:
-    """'path/to/file.py:line' of a class or function (through decorator wrappers)."""
+    """'path/to/file.py:line' of a class or function (through decorator wrappers); a class made
+    by a factory (``Erf = _unary("Erf", ...)``) is found at the module-level assignment of its
+    name."""
     inner = inspect.unwrap(obj)
     try:
-        return f"{inspect.getsourcefile(inner)}:{inspect.getsourcelines(inner)[1]}"
-    except (TypeError, OSError):
+        path = inspect.getsourcefile(inner)
+    except TypeError:
         return inner.__module__
+    try:
+        return f"{path}:{inspect.getsourcelines(inner)[1]}"
+    except (TypeError, OSError):
+        line = _assignment_line(path, getattr(inner, "__name__", ""))
+        return f"{path}:{line}" if line else inner.__module__
+
+
+def _assignment_line(path: str | None, name: str) -> int | None:
+    """The line of the module-level statement of ``path`` that assigns ``name``."""
+    if not path or not name:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                     for t in statement.targets):
+            return statement.lineno
+    return None
 
 
 def class_origin(obj) -> str:

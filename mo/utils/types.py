@@ -95,3 +95,34 @@ def is_float(element_type_name: str | None) -> bool:
 
 def is_int(element_type_name: str | None) -> bool:
     return element_type_name in INT_TYPES
+
+
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """f32 values rounded (to nearest even) to the bf16 values they become, kept in f32."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return np.where(np.isnan(x), x, rounded.view(np.float32))
+
+
+# Value ranges of the integer types whose numpy container is wider.
+_NARROW_INT = {"u4": (0, 15), "i4": (-8, 7), "u1": (0, 1)}
+
+
+def convert_value(x: np.ndarray, destination: str) -> np.ndarray:
+    """``x`` converted as OpenVINO's Convert does: floats to integers truncate and saturate,
+    to boolean is ``!= 0``."""
+    dst = np_dtype(destination)
+    if destination == "boolean":
+        return x != 0
+    if np.issubdtype(dst, np.integer):
+        info = np.iinfo(dst)
+        lo, hi = _NARROW_INT.get(destination, (info.min, info.max))
+        if np.issubdtype(x.dtype, np.floating):
+            with np.errstate(all="ignore"):
+                return np.clip(np.trunc(np.nan_to_num(x)), lo, hi).astype(dst)
+        if destination in _NARROW_INT:
+            return np.clip(x, lo, hi).astype(dst)
+        return x.astype(dst)
+    if destination == "bf16":
+        return round_to_bf16(x.astype(np.float32))
+    return x.astype(dst)

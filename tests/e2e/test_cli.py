@@ -92,6 +92,20 @@ def test_malformed_input_option(model_path, tmp_path):
                           out, "--input")
 
 
+def test_a_command_line_error_is_one_line_and_points_to_help(model_path, tmp_path):
+    r = run_mo(model_path, "--no_such_option", "-o", str(tmp_path))
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.splitlines() == ["[ ERROR ] unrecognized arguments: --no_such_option",
+                                     "See mo --help for the options."]
+
+
+@pytest.mark.parametrize("layout", ["x(nchw->nhwc)x", "x(nchw) junk(", "x(nchw)(nhwc)y"])
+def test_malformed_layout_is_refused(model_path, tmp_path, layout):
+    out = tmp_path / "out"
+    _assert_clean_failure(run_mo(model_path, "-o", str(out), "--layout", layout), out, "Malformed --layout",
+                          f"'{layout}'")
+
+
 def test_shape_of_wrong_rank(model_path, tmp_path):
     out = tmp_path / "out"
     _assert_clean_failure(run_mo("--input_model", model_path, "--output_dir", str(out), "--input", "x[1,3,8]"),

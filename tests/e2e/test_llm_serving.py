@@ -19,8 +19,9 @@ import pytest
 import torch
 from openvino._offline_transformations import paged_attention_transformation
 
+from mo import convert_model
 from tests.e2e.test_llm_stateful import LAYERS, compiled, converted, decoder
-from tests.utils.llm_folder import llm_folder
+from tests.utils.llm_folders import tokenizer
 from tests.utils.openvino_llm import openvino_decoder_ir
 
 ARCHS = ["llama", "qwen2", "gpt2", "phi3", "gemma2"]
@@ -125,7 +126,9 @@ def folders(tmp_path_factory):
 
     def folder(arch: str) -> str:
         if arch not in made:
-            made[arch] = llm_folder(decoder(arch), str(tmp_path_factory.mktemp(arch)))
+            # the folder as the converter writes it for a model object and its tokenizer
+            made[arch] = str(tmp_path_factory.mktemp(arch))
+            convert_model(decoder(arch), output_dir=made[arch], tokenizer=tokenizer(), compress_to_fp16=False)
         return made[arch]
     return folder
 

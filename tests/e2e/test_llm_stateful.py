@@ -242,3 +242,30 @@ def test_validate_runs_decoders_with_consistent_inputs(stateful, tmp_path, capsy
     outputs = 1 if stateful else 5
     assert f"[ VALIDATE ] PASS: {outputs} of {outputs} outputs match" in out
     assert ("attention_mask[1,8]" if stateful else "attention_mask[1,12]") in out
+
+
+def test_experts_get_their_rows_when_the_runtime_computes_in_bf16():
+    """Hundreds of tokens routed to one expert: the rows per expert are counted and summed up as
+    integers in the IR (a bf16 float holds integers exactly only up to 256, and the CPU plugin
+    computes f32 tensors in bf16 when it infers in bf16: the offsets came out past the row count,
+    an error, or short of it, rows silently dropped), so a long prompt runs at bf16 (on a CPU
+    without bf16 the plugin runs f32) and matches at f32."""
+    model = decoder("mixtral")
+    with torch.no_grad():          # every token to experts 0 and 1 or to 3 and 2, about half each
+        direction = torch.randn(model.config.hidden_size)
+        for layer in model.model.layers:
+            layer.mlp.gate.weight.copy_(torch.stack([(4 - e) * 3 * direction for e in range(4)]))
+    ir = convert_model(model, compress_to_fp16=False).to_openvino()
+    offsets = [op for op in ir.get_ordered_ops() if op.get_type_name() == "CumSum"]
+    assert offsets and all(op.input_value(0).get_node().input_value(0).get_element_type().is_integral()
+                           for op in offsets)
+    ids = torch.randint(3, VOCAB, (1, 600), generator=torch.Generator().manual_seed(3))
+    feed = {"input_ids": ids.numpy(), "attention_mask": np.ones((1, 600), np.int64),
+            "position_ids": np.arange(600)[None], "beam_idx": np.zeros(1, np.int32)}
+    with torch.no_grad():
+        expected = model(ids, use_cache=False).logits.numpy()
+    for precision in ("bf16", "f32"):
+        compiled = core().compile_model(ir, "CPU", {"INFERENCE_PRECISION_HINT": precision})
+        logits = compiled.create_infer_request().infer(feed)["logits"]
+        assert logits.shape == expected.shape
+    assert_close([logits], [expected], rtol=1e-3, atol=1e-3)     # 600 tokens of large random weights

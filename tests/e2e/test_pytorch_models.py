@@ -1,5 +1,6 @@
 """End to end: small transformers models (random weights) through the TorchScript-file CLI path and
 the nn.Module Python API path, compared with PyTorch: max |diff| <= 1e-4 * max |PyTorch output|."""
+import json
 import os
 import subprocess
 import sys
@@ -93,7 +94,9 @@ def test_module_api(name, tmp_path):
     model, inputs, expected = _build(name)
     xml = convert_model(input_model=model, example_input=inputs, output_dir=str(tmp_path),
                         compress_to_fp16=False).xml
-    assert os.path.basename(xml) == f"{type(model).__name__}.xml"
+    # a transformers model's folder as optimum-intel's clients load it: openvino_model.xml and config.json
+    assert os.path.basename(xml) == "openvino_model.xml"
+    assert json.load(open(tmp_path / "config.json"))["model_type"] == model.config.model_type
     _assert_matches(xml, inputs, expected)
 
 

@@ -107,6 +107,41 @@ def test_unsupported_op_falls_back(caplog):
     assert sum("converted and compiled" in m for m in messages) == 2, messages   # before and after erfinv
 
 
+def _encoder_block():
+    torch.manual_seed(0)
+    block = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128, batch_first=True)
+    return block.eval(), torch.randn(2, 16, 64)
+
+
+def _precisions(caplog) -> list[str]:
+    return [m.split("inference precision ")[1].split(")")[0] for m in _messages(caplog) if "inference precision" in m]
+
+
+def test_default_precision_is_the_models_own(caplog):
+    """Without options the parts compute in f32 as eager PyTorch does (the CPU plugin's own
+    default is bf16 on CPUs that have it, 4e-3 off on this block)."""
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    block, x = _encoder_block()
+    with torch.no_grad():
+        expected, actual = block(x), torch.compile(block, backend="mo")(x)
+    assert (actual - expected).abs().max().item() < 1e-5
+    assert _precisions(caplog) == ["f32"], _messages(caplog)
+
+
+def test_autocast_and_the_option_choose_bf16(caplog):
+    caplog.set_level(logging.INFO, logger="mo.compile")
+    block, x = _encoder_block()
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        torch.compile(copy.deepcopy(block), backend="mo")(x)
+    with torch.no_grad():
+        torch.compile(copy.deepcopy(block), backend="mo", options={"inference_precision": "bf16"})(x)
+        bf16_block = copy.deepcopy(block).to(torch.bfloat16)     # a bf16 model: bf16 in and out
+        actual = torch.compile(bf16_block, backend="mo")(x.to(torch.bfloat16))
+        expected = bf16_block(x.to(torch.bfloat16))
+    assert _precisions(caplog) == ["bf16", "bf16", "bf16"], _messages(caplog)
+    assert actual.dtype == torch.bfloat16 and (actual.float() - expected.float()).abs().max().item() < 0.1
+
+
 def test_unsupported_op_is_an_error_without_fallback():
     model, _ = _build(lambda: (WithErfinv(), None))
     compiled = torch.compile(model, backend="mo", options={**F32, "fallback": False})
@@ -122,6 +157,8 @@ def test_unknown_option_is_an_error():
 
 
 def test_weights_changed_in_place_run_in_pytorch(caplog):
+    # a CLI test run earlier in this process may have left the "mo" logger at ERROR
+    caplog.set_level(logging.WARNING, logger="mo.compile")
     model, _ = _build(_cnn)
     compiled = torch.compile(model, backend="mo", options=F32)
     inputs = dict(x=torch.randn(2, 3, 16, 16))

@@ -3,8 +3,9 @@
 Each ``*_cases(count, seed, folder)`` writes ``count`` mutated model files into ``folder`` and
 returns their paths with a short description of the mutations. The same seed gives the same
 files. Mutations work on bytes (flips, truncation) and on the model's own structure (op types,
-inputs, attributes, dims, element types, names, domains), as a careless tool or an attacker
-would produce them.
+inputs, attributes, dims, element types, names, domains; the declared shapes, ranks and element
+types of the model inputs; output port indices; the inputs and outputs of sub-graph bodies and
+the nodes inside them; opsets), as a careless tool or an attacker would produce them.
 """
 from __future__ import annotations
 
@@ -83,7 +84,85 @@ def onnx_seeds() -> list:
         helper.make_node("Greater", ["total", "zero"], ["positive"], name="greater"),
         helper.make_node("If", ["positive"], ["y"], name="if", then_branch=then, else_branch=other),
     ], [("x", f, [2])], [("y", f, None)], {"trips": np.array(3, np.int64), "zero": np.array(0, np.float32)})
-    return [conv_relu_model(), mixed, lstm, control]
+    scan_body = helper.make_graph([helper.make_node("Add", ["sum_in", "next"], ["sum_out"]),
+                                   helper.make_node("Identity", ["sum_out"], ["scan_out"])], "scan_body",
+                                  [helper.make_tensor_value_info("sum_in", f, [2]),
+                                   helper.make_tensor_value_info("next", f, [2])],
+                                  [helper.make_tensor_value_info("sum_out", f, [2]),
+                                   helper.make_tensor_value_info("scan_out", f, [2])])
+    scan = make_model([helper.make_node("Scan", ["initial", "x"], ["y", "z"], name="scan", num_scan_inputs=1,
+                                        body=scan_body)],
+                      [("initial", f, [2]), ("x", f, [3, 2])], [("y", f, [2]), ("z", f, [3, 2])], opset=11)
+    # weights, target shapes and scales that come in as model inputs: their declared shapes,
+    # ranks and types decide what the ops see
+    fed = make_model([
+        helper.make_node("Conv", ["x", "W"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("Reshape", ["c", "shape"], ["r"], name="reshape"),
+        helper.make_node("Resize", ["r", "", "scales"], ["y"], name="resize", mode="nearest"),
+        helper.make_node("Range", ["start", "limit", "delta"], ["steps"], name="range"),
+    ], [("x", f, [1, 1, 5, 5]), ("W", f, [2, 1, 3, 3]), ("shape", TensorProto.INT64, [4]),
+        ("scales", f, [4]), ("start", f, []), ("limit", f, []), ("delta", f, [])],
+        [("y", f, None), ("steps", f, None)], opset=13)
+    return [conv_relu_model(), mixed, lstm, control, scan, fed]
+
+
+# declared dimensions and element types a mutated model input may get
+INPUT_DIMS = [0, 1, 5, 1 << 30, 2 ** 31, 2 ** 62, 2 ** 63 - 1, -1, -5]
+INPUT_TYPES = list(range(1, 29))
+
+
+def _mutate_input_shape(rng: random.Random, value_info) -> None:
+    """One declared dim of a model input changed, or a symbolic one."""
+    dims = value_info.type.tensor_type.shape.dim
+    if dims:
+        d = rng.choice(list(dims))
+        if rng.random() < 0.15:
+            d.dim_param = "N"
+        else:
+            d.dim_value = rng.choice(INPUT_DIMS)
+
+
+def _mutate_input_rank(rng: random.Random, value_info) -> None:
+    """The declared rank of a model input changed: no shape at all, a scalar, a dim more or less,
+    or one long dim."""
+    tt = value_info.type.tensor_type
+    choice = rng.randrange(5)
+    if choice == 0:
+        tt.ClearField("shape")
+    elif choice == 1:
+        del tt.shape.dim[:]
+    elif choice == 2:
+        tt.shape.dim.add().dim_value = rng.choice([1, 2, 3])
+    elif choice == 3 and tt.shape.dim:
+        del tt.shape.dim[rng.randrange(len(tt.shape.dim))]
+    else:
+        del tt.shape.dim[:]
+        tt.shape.dim.add().dim_value = rng.choice([1, 4, 1 << 30, 2 ** 31])
+
+
+def _mutate_subgraph(rng: random.Random, graph) -> str:
+    """A body of an If/Loop/Scan node loses or gains an input or output, or one of its nodes is
+    mutated as a main-graph node would be."""
+    bodies = [a.g for n in graph.node for a in n.attribute if a.type == a.GRAPH]
+    if not bodies:
+        return "subgraph(none)"
+    body = rng.choice(bodies)
+    choice = rng.randrange(5)
+    if choice == 0 and body.output:
+        del body.output[rng.randrange(len(body.output))]
+    elif choice == 1 and body.input:
+        del body.input[rng.randrange(len(body.input))]
+    elif choice == 2 and body.output:
+        body.output.append(body.output[rng.randrange(len(body.output))])
+    elif choice == 3 and body.input:
+        body.input.append(body.input[rng.randrange(len(body.input))])
+    elif body.node:
+        node = rng.choice(list(body.node))
+        if rng.random() < 0.5:
+            node.op_type = rng.choice(ONNX_OPS)
+        elif node.input:
+            del node.input[rng.randrange(len(node.input))]
+    return "subgraph"
 
 
 def _mutate_onnx(rng: random.Random, model) -> str:
@@ -92,8 +171,9 @@ def _mutate_onnx(rng: random.Random, model) -> str:
     graph = model.graph
     nodes = list(graph.node)
     kind = rng.choice(["op_type", "drop_input", "bogus_attr", "attr_value", "dims", "elem_type", "dup_output",
-                       "domain", "input_shape"])
+                       "domain", "input_shape", "input_rank", "input_dtype", "subgraph", "opset", "name_chars"])
     node = rng.choice(nodes)
+    inputs = [i for i in graph.input if i.name not in {t.name for t in graph.initializer}]
     if kind == "op_type":
         node.op_type = rng.choice(ONNX_OPS)
     elif kind == "drop_input" and node.input:
@@ -129,11 +209,21 @@ def _mutate_onnx(rng: random.Random, model) -> str:
         node.output[0] = rng.choice(list(other.input) or ["x"])
     elif kind == "domain":
         node.domain = rng.choice(["com.bogus", "ai.onnx.ml", "ai.onnx.preview.training"])
-    elif kind == "input_shape" and graph.input:
-        dims = graph.input[0].type.tensor_type.shape.dim
-        if dims:
-            d = rng.choice(list(dims))
-            d.dim_value = rng.choice([0, 1, 5, 1 << 30])
+    elif kind == "input_shape" and inputs:
+        _mutate_input_shape(rng, rng.choice(inputs))
+    elif kind == "input_rank" and inputs:
+        _mutate_input_rank(rng, rng.choice(inputs))
+    elif kind == "input_dtype" and inputs:
+        rng.choice(inputs).type.tensor_type.elem_type = rng.choice(INPUT_TYPES)
+    elif kind == "subgraph":
+        return _mutate_subgraph(rng, graph)
+    elif kind == "opset":
+        if rng.random() < 0.5:
+            model.opset_import[0].version = rng.choice([0, 1, 7, 9, 11, 13, 18, 21])
+        else:
+            model.opset_import.add(domain="com.bogus", version=rng.choice([1, 9999]))
+    elif kind == "name_chars":
+        node.name = rng.choice(['a"b<c>&d', "x'y", "", "a\nb", "/".join(["n"] * 40)])
     return kind
 
 
@@ -195,7 +285,9 @@ def tf_seeds() -> list:
 def _mutate_tf(rng: random.Random, graph_def) -> str:
     nodes = [n for n in graph_def.node if n.op not in ("Placeholder",)]
     node = rng.choice(nodes)
-    kind = rng.choice(["op_type", "drop_input", "bogus_attr", "dtype", "shape", "tensor"])
+    kind = rng.choice(["op_type", "drop_input", "bogus_attr", "dtype", "shape", "tensor", "port_index", "input_rank",
+                       "input_dtype"])
+    placeholders = [n for n in graph_def.node if n.op == "Placeholder"]
     if kind == "op_type":
         node.op = rng.choice(TF_OPS)
     elif kind == "drop_input" and node.input:
@@ -217,10 +309,27 @@ def _mutate_tf(rng: random.Random, graph_def) -> str:
                 node.attr[key].type = rng.choice([0, 7, 20, 21, 23, 99])
                 break
     elif kind == "shape":
-        placeholders = [n for n in graph_def.node if n.op == "Placeholder"]
         if placeholders and "shape" in placeholders[0].attr:
             for d in placeholders[0].attr["shape"].shape.dim:
-                d.size = rng.choice([-1, 0, 1, 5])
+                d.size = rng.choice([-1, 0, 1, 5] + INPUT_DIMS)
+    elif kind == "port_index" and node.input:
+        i = rng.randrange(len(node.input))
+        if not node.input[i].startswith("^"):
+            node.input[i] = node.input[i].split(":")[0] + f":{rng.choice([1, 2, 99])}"
+    elif kind == "input_rank" and placeholders:
+        shape = rng.choice(placeholders).attr["shape"].shape
+        choice = rng.randrange(4)
+        if choice == 0:
+            del shape.dim[:]
+            shape.unknown_rank = True
+        elif choice == 1:
+            del shape.dim[:]
+        elif choice == 2:
+            shape.dim.add().size = rng.choice([1, 3])
+        elif shape.dim:
+            del shape.dim[rng.randrange(len(shape.dim))]
+    elif kind == "input_dtype" and placeholders:
+        rng.choice(placeholders).attr["dtype"].type = rng.choice([1, 2, 3, 4, 5, 6, 9, 10, 14, 17, 19, 22, 23])
     elif kind == "tensor":
         consts = [n for n in graph_def.node if n.op == "Const"]
         if consts:

@@ -285,7 +285,8 @@ def assert_rewrite(build: Callable, rewrite, inputs=None, *, expect_ops: Sequenc
     ``random_inputs``), run ``rewrite`` (a Transform class or instance, a function of the graph,
     or a list of them), lint, check that the op types reaching the outputs are ``expect_ops``
     (topological order, no Parameter/Result/Const; None: the same as before) and that the
-    outputs are the same. A rewrite that changes what the inputs mean (preprocessing) gives
+    outputs are the same, and that every tensor name (each op output gets one) still names the
+    value it named. A rewrite that changes what the inputs mean (preprocessing) gives
     ``inputs_before``: the original graph's inputs that the rewritten graph's ``inputs`` stand
     for. ``graph_args`` go to ``new_graph`` (framework, options). Returns the rewritten graph."""
     graph = build_graph(build, data_form, **graph_args)
@@ -293,13 +294,56 @@ def assert_rewrite(build: Callable, rewrite, inputs=None, *, expect_ops: Sequenc
         inputs = random_inputs(graph)
     ops_before = live_ops(graph)
     before = run_reference(graph, inputs if inputs_before is None else inputs_before)
+    if inputs_before is None:
+        name_every_tensor(graph)
+    names_before = named_values(graph, inputs) if inputs_before is None else {}
     _run_rewrite(rewrite, graph)
     graph.lint()
     ops_after = live_ops(graph)
     expected = ops_before if expect_ops is None else list(expect_ops)
     assert ops_after == expected, f"ops after the rewrite: {ops_after}, expected {expected} (before: {ops_before})"
     assert_close(run_reference(graph, inputs), before, rtol=rtol, atol=atol)
+    assert_names_hold(names_before, graph, inputs, rtol, atol)
     return graph
+
+
+def name_every_tensor(graph: Graph) -> None:
+    """Give each output of an op a tensor name (``node id:port``) unless it has one, as the loaders
+    name every tensor of a model, so that ``assert_names_hold`` sees where a rewrite moves them."""
+    for node in graph.topological_ops():
+        if node.op in ("Result", "Const"):
+            continue
+        for port in range(node.op_class.outputs_count(node)):
+            if not node.out_port(port).get_tensor_names():
+                node.out_port(port).add_tensor_names([f"{node.id}:{port}"])
+
+
+def named_values(graph: Graph, inputs) -> dict[str, np.ndarray]:
+    """The value of every tensor name of ``graph`` (what --validate_layers compares): the output
+    that carries it, transposed back for a permuted name (``Port.get_permuted_names``)."""
+    values = evaluate_graph(graph, _feed(graph, inputs))
+    named: dict[str, np.ndarray] = {}
+    for node in graph.topological_ops():
+        for port, names in (node.get("tensor_names") or {}).items():
+            named.update({name: values[(node.id, port)] for name in names if (node.id, port) in values})
+        for port, names in (node.get("permuted_names") or {}).items():
+            named.update({name: np.transpose(values[(node.id, port)], perm) for name, perm in names.items()
+                          if (node.id, port) in values})
+    return named
+
+
+def assert_names_hold(before: dict[str, np.ndarray], graph: Graph, inputs, rtol: float, atol: float) -> None:
+    """Every tensor name left in ``graph`` still names the value it named ``before`` (a name on a
+    tensor that a rewrite changed in place would make --validate_layers report a difference that
+    is not there)."""
+    for name, value in named_values(graph, inputs).items():
+        if name in before:
+            expected = before[name]
+            assert value.size == expected.size, f"tensor name '{name}' moved to a tensor of another size"
+            try:
+                assert_close([value.reshape(expected.shape)], [expected], rtol=rtol, atol=atol)
+            except AssertionError as e:
+                raise AssertionError(f"tensor name '{name}' names another value after the rewrite: {e}") from None
 
 
 def assert_untouched(build: Callable, rewrite, inputs=None, **kwargs) -> Graph:

@@ -1,5 +1,16 @@
-"""The one way tests run an IR and compare outputs: OpenVINO CPU runtime at f32 precision."""
+"""The one way tests run an IR and compare outputs: OpenVINO CPU runtime at f32 precision.
+
+``python -m tests.utils.runtime MODEL.xml INPUTS.npz OUTPUTS.npz MEMORY_BYTES`` reads, compiles and
+runs the IR once on the inputs (ones when INPUTS.npz does not exist), its address space limited to
+MEMORY_BYTES (0: no limit), and writes the outputs (``run_ir_isolated`` starts it): a crash or an
+allocation the machine cannot make then fails the child, not the test run.
+"""
 from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
 
 import numpy as np
 
@@ -164,26 +175,49 @@ def int8_layers(counts: dict[str, dict[str, int]]) -> tuple[int, int]:
     return low, total
 
 
-def run_ir_isolated(xml_path: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """``run_ir`` in a process of its own, for IRs that could kill the runtime: a crash of
-    ``compile_model`` or ``infer`` (SIGSEGV) fails the test with the signal instead of ending
-    pytest."""
-    import os
-    import subprocess
-    import sys
+def ones_like_inputs(xml_path: str) -> list[np.ndarray]:
+    """An input of ones per model input of the IR: its element type, dynamic dimensions at their
+    lower bound (at least 1)."""
+    from mo.utils.types import np_dtype
+    inputs = []
+    for port in core().read_model(xml_path).inputs:
+        dims = [max(d.get_min_length(), 1) if d.is_dynamic else d.get_length() for d in port.get_partial_shape()]
+        name = port.get_element_type().get_type_name()
+        dtype = np_dtype(name) if name in ("f64", "f32", "f16", "i64", "i32", "i16", "i8", "u64", "u32", "u16",
+                                           "u8", "boolean") else np.float32
+        inputs.append(np.ones(dims, dtype))
+    return inputs
+
+
+def run_ir_isolated(xml_path: str, inputs: list[np.ndarray] | None = None, memory_limit: int | None = None,
+                    timeout: float = 600) -> list[np.ndarray]:
+    """``run_ir`` in a process of its own, for IRs that could kill the runtime or exhaust memory:
+    on ``inputs`` (default: ones, ``ones_like_inputs``), its address space limited to
+    ``memory_limit`` bytes when given. A crash (SIGSEGV), a failure or running out of memory fails
+    the test with what happened instead of ending pytest."""
     import tempfile
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     with tempfile.TemporaryDirectory() as folder:
         given, got = os.path.join(folder, "inputs.npz"), os.path.join(folder, "outputs.npz")
-        np.savez(given, *inputs)
-        code = ("import sys, numpy as np; from tests.utils.runtime import run_ir; given = np.load(sys.argv[2]); "
-                "outs = run_ir(sys.argv[1], [given[f'arr_{i}'] for i in range(len(given.files))]); "
-                "np.savez(sys.argv[3], *outs)")
-        proc = subprocess.run([sys.executable, "-c", code, xml_path, given, got], capture_output=True, text=True,
-                              cwd=root)
+        if inputs is not None:
+            np.savez(given, *inputs)
+        proc = subprocess.run([sys.executable, "-m", "tests.utils.runtime", xml_path, given, got,
+                               str(memory_limit or 0)], cwd=root, capture_output=True, text=True, timeout=timeout)
         if proc.returncode < 0:
             raise AssertionError(f"the OpenVINO runtime was killed by signal {-proc.returncode} compiling or running "
                                  f"{xml_path}")
-        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert proc.returncode == 0, f"OpenVINO cannot run {xml_path}: {proc.stderr[-2000:]}"
         with np.load(got) as outs:
             return [outs[f"arr_{i}"] for i in range(len(outs.files))]
+
+
+if __name__ == "__main__":
+    xml, given, got, limit = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    if limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if os.path.exists(given):
+        with np.load(given) as feed:
+            feed_inputs = [feed[f"arr_{i}"] for i in range(len(feed.files))]
+    else:
+        feed_inputs = ones_like_inputs(xml)
+    np.savez(got, *run_ir(xml, feed_inputs))

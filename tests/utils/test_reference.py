@@ -166,6 +166,26 @@ def test_assert_rewrite_fails_on_changed_values_or_other_ops():
         assert_untouched(_relu_chain, _relu_to("Abs"))
 
 
+def _negated(b):
+    return b.Abs(b.Negative(b.Parameter(shape=(2, 4), element_type="f32", name="x")))
+
+
+def _drop_negative(move_names: bool):
+    """Abs(Negative(x)) -> Abs(x): the same output, but the Negative's tensor is gone: moving its
+    name onto x would make the name stand for another value."""
+    def rewrite(graph):
+        negative = graph.nodes_by_op("Negative")[0]
+        negative.out_port(0).get_connection().set_source(negative.in_port(0).get_source(), move_names=move_names)
+        graph.remove_node(negative.id)
+    return rewrite
+
+
+def test_assert_rewrite_fails_when_a_name_is_left_on_another_value():
+    assert_rewrite(_negated, _drop_negative(False), expect_ops=["Abs"])
+    with pytest.raises(AssertionError, match="names another value after the rewrite"):
+        assert_rewrite(_negated, _drop_negative(True), expect_ops=["Abs"])
+
+
 def test_live_ops_skip_dead_branches_and_io():
     def build(b):
         x = b.Parameter(shape=(2,), element_type="f32")

@@ -38,6 +38,11 @@ class ResizeSpec:
     keep_aspect_ratio_policy: str = "stretch"
 
 
+# The element types Interpolate-11 resizes, and the one each other type is resized in.
+INTERPOLATE_TYPES = frozenset({"f32", "f16", "bf16", "f64", "i8", "u8", "i32", "i64"})
+WIDER_FOR_INTERPOLATE = {"u16": "i32", "i16": "i32", "u32": "i64", "u64": "i64", "boolean": "u8"}
+
+
 def f32(value) -> np.ndarray:
     return np.array(value, np.float32)
 
@@ -352,7 +357,12 @@ def build_resize(b: OpBuilder, spec: ResizeSpec, x: Port, axes, sizes: Port | No
                  scales: Port | None = None, roi: Port | None = None) -> Port:
     """``x`` resized over ``axes`` (non-negative) to ``sizes`` (integers, one per axis) or by
     ``scales`` (floats, one per axis): Interpolate-11 where it computes what ONNX Resize does,
-    else the exact resampler. The rank of ``x`` must be known."""
+    else the exact resampler. The rank of ``x`` must be known. An element type Interpolate does not
+    take is resized in a wider one it takes and converted back."""
+    dtype = x.data.get_dtype()
+    if dtype is not None and dtype not in INTERPOLATE_TYPES:
+        wide = b.Convert(x, destination_type=WIDER_FOR_INTERPOLATE.get(dtype, "f32"))
+        return b.Convert(build_resize(b, spec, wide, axes, sizes, scales, roi), destination_type=dtype)
     shape = x.data.get_shape()
     axes = np.array(axes, np.int64)
     if needs_resampler(spec, shape, axes, sizes, scales):

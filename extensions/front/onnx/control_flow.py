@@ -67,6 +67,15 @@ def check_arity(node: Node, what: str, found: int, expected: int) -> None:
         raise GraphError(f"the body of {node.fw_op} '{node.name}' has {found} {what}, expected {expected}")
 
 
+def require_inputs(node: Node, ports, what: str) -> None:
+    """Refuse an empty name among the inputs ``ports`` of ``node`` (only optional inputs may be
+    omitted; ``what`` says what these are)."""
+    missing = [i for i in ports if not node.is_in_port_connected(i)]
+    if missing:
+        raise ConversionError(f"input {missing[0]} of {node.fw_op} '{node.name}' is empty, but {what} cannot be "
+                              f"omitted: the model is invalid")
+
+
 def after_parameter(param: Node, make: Callable[[OpBuilder, Port], Port]) -> None:
     """Feed every consumer of body Parameter ``param`` from ``make(builder, param output)``."""
     consumers = param.out_port(0).get_destinations()
@@ -125,6 +134,7 @@ def loop(node: Node, b: OpBuilder) -> list[Port]:
     n_outputs = len(node.pb.output)
     check_arity(node, "inputs", len(params), n_carried + 2)
     check_arity(node, "outputs", len(results), n_outputs + 1)
+    require_inputs(node, range(2, len(node.pb.input)), "its loop-carried values")
     trip = node.in_port(0).get_source() or b.const(np.array(-1, np.int64))
     cond = node.in_port(1).get_source() or b.const(np.array(True))
     inputs = [trip, cond, cond] + [node.in_port(2 + k).get_source() for k in range(n_carried)]
@@ -175,6 +185,7 @@ def scan(node: Node, b: OpBuilder) -> list[Port]:
     if node.batched and node.is_in_port_connected(0):
         raise ConversionError("sequence_lens (Scan of opset 8) is not supported")
     sources = [node.in_port(i).get_source() for i in range(first, len(node.pb.input))]
+    require_inputs(node, range(first, len(node.pb.input)), "its states and scan inputs")
     outer = outer_sources(node)
     if not node.batched:
         op = scan_iterator(b, node, node.bodies["body"], sources[:node.num_state], sources[node.num_state:], outer,
@@ -192,6 +203,7 @@ def scan_iterator(b: OpBuilder, node: Node, body, states: list, scans: list, out
     params, results = body_inputs(body), body_outputs(body)
     n_state, n_scan = len(states), len(scans)
     check_arity(node, "inputs", len(params), n_state + n_scan)
+    check_arity(node, "outputs", len(results), len(node.pb.output))
     in_map = [port_entry(k, p) for k, p in enumerate(params[:n_state])]
     for j, p in enumerate(params[n_state:]):
         axis = node.input_axes[j] - axis_shift

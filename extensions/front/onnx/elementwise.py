@@ -36,6 +36,10 @@ class OneToOneExtractor(OnnxExtractor):
     op_types = tuple(ONE_TO_ONE)
 
     @classmethod
+    def becomes(cls, op_type: str) -> list[str]:
+        return [ONE_TO_ONE[op_type]]
+
+    @classmethod
     def extract(cls, node):
         node.graph.registry.op(ONE_TO_ONE[node.fw_op]).update_node(node)
 

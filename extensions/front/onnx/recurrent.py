@@ -27,7 +27,7 @@ from extensions.ops.recurrent import num_directions
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
-from mo.graph.building import convert, i64, optional_source
+from mo.graph.building import convert, i64, optional_source, require_ranks
 from mo.graph.node import Node
 from mo.graph.port import Port
 from mo.utils.types import np_dtype
@@ -101,6 +101,8 @@ class RecurrentInputs:
     optional inputs that are absent filled in (zero states, every sequence full length)."""
 
     def __init__(self, b: OpBuilder, node: Node, batch_first: bool):
+        require_ranks(node, {X: 3, W: 3, R: 3, B: 2, LENGTHS: 1, H0: 3, C0: 3, P: 2},
+                      " (X [seq, batch, input], W/R [directions, gates * hidden, ...], B and P [directions, ...])")
         self.b, self.node, self.batch_first = b, node, batch_first
         self.dtype = np_dtype(node.in_dtype(X))
         self.dirs = num_directions(node.direction)

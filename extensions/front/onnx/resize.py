@@ -8,7 +8,7 @@ from extensions.front.onnx.const_inputs import add_const_input
 from extensions.load.onnx.attributes import OnnxExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
-from mo.graph.building import input_rank, node_label, norm_axis
+from mo.graph.building import input_rank, node_label, norm_axis, require_ranks
 
 MODES = {"nearest": "nearest", "linear": "linear_onnx", "bilinear": "linear_onnx", "cubic": "cubic"}
 COORDINATES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
@@ -69,10 +69,18 @@ def resize(node, b):
     """Over ``axes`` (all dims by default), by the sizes input if there is one, else the scales."""
     x = node.in_port(0).get_source()
     rank = input_rank(node)
+    require_ranks(node, {p: 1 for p in (1, node.scales_port, node.sizes_port) if p is not None},
+                  " (roi, scales and sizes are 1-D)")
     axes = list(range(rank)) if node.axes is None else [norm_axis(a, rank, node) for a in node.axes]
     sizes, scales = _target(node, "sizes_port"), _target(node, "scales_port")
     if sizes is None and scales is None:
         raise ConversionError(f"Resize {node_label(node)} has neither scales nor sizes.")
+    for what, target in (("sizes", sizes), ("scales", scales)):
+        shape = None if target is None else target.data.get_shape()
+        count = shape[0] if shape else None
+        if count is not None and count >= 0 and count != len(axes):
+            raise ConversionError(f"Resize {node_label(node)} gives {count} {what} for {len(axes)} axes: the model "
+                                  f"is invalid.")
     spec = ResizeSpec(mode=node.mode, coordinate_transformation_mode=node.coordinate_transformation_mode,
                       nearest_mode=node.nearest_mode, cube_coeff=node.cube_coeff, antialias=node.antialias,
                       exclude_outside=node.exclude_outside, extrapolation_value=node.extrapolation_value,

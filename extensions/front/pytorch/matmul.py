@@ -2,8 +2,6 @@
 their translators."""
 from __future__ import annotations
 
-import numpy as np
-
 from extensions.front.pytorch.aten import const, convert, dim_size, promoted, rank_of, reshape, shape_of
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
@@ -78,27 +76,26 @@ def einsum(node, a, b):
     return [b.Einsum(*[convert(b, t, et) for t in tensors], equation=explicit_equation(a.const("equation")))]
 
 
-@aten("transformers::grouped_mm_fallback")
+@aten("transformers::grouped_mm_fallback", "aten::_grouped_mm")
 def grouped_mm(node, a, b):
-    """transformers' grouped matrix product of mixture-of-experts layers: grouped_mm(input [S, K]
-    (rows sorted by expert), weight [E, K, O], offs [E] (cumulative row counts)): row s times
-    the weight of its expert e(s) = the number of offsets <= s; rows past the last offset are
-    zero. Computed densely, every row with every expert ([S, E, O] values), then each row's own
-    product gathered: no loop over experts, whatever rows the routing picks at run time."""
+    """The grouped matrix product of mixture-of-experts layers: grouped_mm(input [S, K] (rows sorted
+    by expert), weight [E, K, O], offs [E] (cumulative row counts)): each row times the weight of
+    its own expert only. One GroupedMatMul (weights [E, O, K]), which the CPU plugin runs as its
+    GatherMatmul kernel: a decoded token reads the weights of its top-k experts alone, a prompt
+    multiplies each expert's rows by its weights. torch._grouped_mm also takes a 3-D input [E, M, K]
+    without offsets (one product per expert); its bias is refused."""
+    if a.has("bias") and not a.is_none("bias"):
+        raise ConversionError("_grouped_mm with a bias is not converted (OpenVINO's GroupedMatMul has none).")
     _, (x, w) = promoted(a, (0, 1), b)
-    offsets = convert(b, a.tensor("offs" if a.has("offs") else 2), "i64")
-    if rank_of(x, node) != 2 or rank_of(w, node) != 3 or rank_of(offsets, node) != 1:
-        raise ConversionError("grouped_mm_fallback takes a 2-D input, 3-D expert weights and 1-D offsets.")
-    # one 2-D product with the experts side by side, [K, E*O] (the CPU plugin runs it as one
-    # FullyConnected, and --compress_weights compresses it), then [S, E, O]
-    side_by_side = reshape(b, b.Transpose(w, i64(1, 0, 2)), [dim_size(b, w, 1), -1])
-    every = reshape(b, b.MatMul(x, side_by_side), [dim_size(b, x, 0), dim_size(b, w, 0), dim_size(b, w, 2)])
-    zero, one = b.const(np.int64(0)), b.const(np.int64(1))
-    rows = b.Range(zero, dim_size(b, x, 0), one, output_type="i64")                      # [S]
-    expert = b.ReduceSum(convert(b, b.LessEqual(b.Unsqueeze(offsets, i64(0)), b.Unsqueeze(rows, i64(1))), "i64"),
-                         i64(1), keep_dims=False)                                        # [S]
-    experts = dim_size(b, w, 0)
-    picked = b.Gather(every, b.Unsqueeze(b.Minimum(expert, b.Subtract(experts, one)), i64(1)), i64(1),
-                      batch_dims=1)                                                      # [S, 1, O]
-    inside = b.Unsqueeze(b.Less(expert, experts), i64(1))
-    return [b.Select(inside, b.Squeeze(picked, i64(1)), const(b, 0, picked.data.get_dtype()))]
+    offsets_key = "offs" if a.has("offs") else 2
+    with_offsets = not a.is_none(offsets_key)
+    if rank_of(w, node) != 3 or rank_of(x, node) != (2 if with_offsets else 3):
+        raise ConversionError("grouped_mm takes 3-D expert weights and a 2-D input with offsets or a 3-D one "
+                              "without.")
+    weights = b.Transpose(w, i64(0, 2, 1))
+    if not with_offsets:
+        return [b.GroupedMatMul(x, weights)]
+    offsets = a.tensor(offsets_key)
+    if offsets.data.get_dtype() not in ("i32", "i64"):
+        offsets = convert(b, offsets, "i64")
+    return [b.GroupedMatMul(x, weights, offsets)]

@@ -9,6 +9,7 @@ from extensions.front.pytorch.elementwise import binary_op
 from extensions.load.pytorch.arguments import aten
 from mo.errors import ConversionError
 from mo.graph.building import convert, i64, norm_axis, rank_of
+from mo.utils.types import INT_TYPES
 
 # sum and product: integers and booleans accumulate in i64, as in PyTorch
 ACCUMULATING = {"aten::sum": "ReduceSum", "aten::prod": "ReduceProd"}
@@ -325,12 +326,15 @@ def argsort(node, a, b):
 def histc(node, a, b):
     """histc(input, bins=100, min=0, max=0): counts of the values in ``bins`` equal bins over
     [min, max] (min == max: the data's own range, widened by 1 each side when it is one value),
-    values outside ignored, ``max`` itself in the last bin; the input's float type. Counted as a
-    one-hot sum: [elements, bins] values."""
+    values outside ignored, ``max`` itself in the last bin; the input's type (integers, which
+    PyTorch counts on GPUs and meta tensors, are binned as f32). Counted as an integer sum of
+    one-hot rows ([elements, bins] values), converted to the output type last."""
     x = a.tensor(0)
-    et = x.data.get_dtype()
-    if not is_float_type(et):
-        raise ConversionError(f"histc counts float tensors (PyTorch refuses {et} ones on the CPU).")
+    given = x.data.get_dtype()
+    if given == "boolean" or not (is_float_type(given) or given in INT_TYPES):
+        raise ConversionError(f"histc counts numbers, not {given} tensors.")
+    et = given if is_float_type(given) else "f32"
+    x = convert(b, x, et)
     bins = int(a.const("bins", 100))
     if bins <= 0:
         raise ConversionError(f"histc needs a positive number of bins, not {bins}.")
@@ -353,4 +357,7 @@ def histc(node, a, b):
     hits = b.LogicalAnd(b.Equal(b.Unsqueeze(index, i64(1)), b.Range(const(b, 0, "i64"), const(b, bins, "i64"),
                                                                       const(b, 1, "i64"), output_type="i64")),
                         b.Unsqueeze(inside, i64(1)))
-    return [b.ReduceSum(convert(b, hits, et), i64(0), keep_dims=False)]
+    counts = convert(b, b.ReduceSum(convert(b, hits, "i64"), i64(0), keep_dims=False), given)
+    if counts.node.op == "Convert":
+        counts.node["integer_valued"] = True     # an integer consumer takes the counts directly (middle phase)
+    return [counts]

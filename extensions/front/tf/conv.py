@@ -17,7 +17,7 @@ from extensions.load.tf.attributes import TfExtractor
 from mo.errors import ConversionError
 from mo.front.translator import translator
 from mo.graph.builder import OpBuilder
-from mo.graph.building import convert, dim, grouped_weights, i64, input_rank
+from mo.graph.building import convert, dim, grouped_weights, i64, input_rank, require_ranks
 from mo.utils.types import np_dtype
 
 CONVOLUTIONS = ("Conv2D", "Conv3D", "DepthwiseConv2dNative")
@@ -39,13 +39,13 @@ class WindowExtractor(TfExtractor):
         if padding not in PADDINGS:
             raise ConversionError(f"{node.fw_op} '{node.name}' has padding '{padding}', which is not supported.")
         node.update({
-            "strides": cls.attr(node, "strides") or [1] * rank,
-            "dilations": cls.attr(node, "dilations") or [1] * rank,
+            "strides": cls.ints(node, "strides", rank, [1] * rank),
+            "dilations": cls.ints(node, "dilations", rank, [1] * rank),
             "padding": padding,
-            "explicit_paddings": cls.attr(node, "explicit_paddings") or [],
+            "explicit_paddings": cls.ints(node, "explicit_paddings", default=[]),
             "data_format": cls.data_format(node, "NHWC" if rank == 4 else "NDHWC"),
             "rank": rank,
-            "ksize": cls.attr(node, "ksize"),
+            "ksize": cls.ints(node, "ksize", rank),
         })
 
 
@@ -66,6 +66,7 @@ def data_channels(node, x) -> int:
 def conv(node, b):
     """Convolution, or GroupConvolution when the input has a multiple of the filter's input
     channels."""
+    require_ranks(node, {0: node.rank, 1: node.rank})
     rank = input_rank(node, 0)
     n = rank - 2
     x, w = node.in_port(0).get_source(), node.in_port(1).get_source()
@@ -84,6 +85,7 @@ def conv(node, b):
 def depthwise_conv(node, b):
     """GroupConvolution with one group per input channel (filters [kh, kw, C, M] ->
     [C, M, 1, kh, kw])."""
+    require_ranks(node, {0: 4, 1: 4})
     rank = input_rank(node, 0)
     w = b.Unsqueeze(b.Transpose(node.in_port(1).get_source(), np.array([2, 3, 0, 1], np.int64)),
                     np.array([2], np.int64))
@@ -102,6 +104,7 @@ def conv_backprop_input(node, b):
     (``same_lower``), as TensorFlow does; VALID/EXPLICIT padding then computes the natural output
     and pads it with zeros at the end up to the requested size."""
     rank = node.rank
+    require_ranks(node, {0: 1, 1: rank, 2: rank})
     n = rank - 2
     fmt = node.data_format
     sizes, w, x = (node.in_port(i).get_source() for i in range(3))
@@ -162,6 +165,7 @@ def _transposed_pads(node, x, w, sizes, strides, dilations):
 def _pool_op(node, b, op: str, ksize, strides, **extra):
     """``op`` over the spatial dims of the node's input, channels-first; ``rounding_type``
     floor."""
+    require_ranks(node, {0: node.rank})
     x = in_channels_first(b, node.in_port(0).get_source(), node, node.rank)
     attrs = window_attrs(node)
     attrs.pop("dilations")

@@ -19,6 +19,10 @@ class ReduceExtractor(TfExtractor):
     op_types = tuple(REDUCTIONS)
 
     @classmethod
+    def becomes(cls, op_type: str) -> list[str]:
+        return [REDUCTIONS[op_type]]
+
+    @classmethod
     def extract(cls, node):
         node.graph.registry.op(REDUCTIONS[node.fw_op]).update_node(
             node, {"keep_dims": bool(cls.attr(node, "keep_dims", False))})
@@ -40,6 +44,10 @@ class SoftmaxExtractor(TfExtractor):
     """Softmax / LogSoftmax along the last axis."""
 
     op_types = ("Softmax", "LogSoftmax")
+
+    @classmethod
+    def becomes(cls, op_type: str) -> list[str]:
+        return [op_type]
 
     @classmethod
     def extract(cls, node):

@@ -26,6 +26,10 @@ class SameInputsExtractor(TfExtractor):
     op_types = tuple(SAME_INPUTS)
 
     @classmethod
+    def becomes(cls, op_type: str) -> list[str]:
+        return [SAME_INPUTS[op_type]]
+
+    @classmethod
     def extract(cls, node):
         attrs = {"batch_dims": 0} if node.fw_op == "GatherNd" else {}
         _op(node, SAME_INPUTS[node.fw_op]).update_node(node, attrs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from extensions.load.onnx.tensors import tensor_to_array, type_proto_info
+from extensions.load.onnx.tensors import WIDENED, tensor_to_array, type_proto_info
 from mo.errors import InputModelError
 from mo.graph.graph import Graph
 
@@ -33,10 +33,18 @@ def require_utf8(text, what: str) -> None:
 
 @functools.lru_cache(maxsize=None)
 def _schema(op_type: str, opset: int, domain: str):
+    """The schema of the op in the node's opset; for an op that opset does not have yet, its
+    first schema (the translators take it as that version); None for an op onnx does not know."""
     import onnx.defs
     try:
         return onnx.defs.get_schema(op_type, opset, domain or "")
-    except Exception:       # an op of a domain or version the onnx package does not know
+    except Exception:
+        pass
+    try:
+        first = min(s.since_version for s in onnx.defs.get_all_schemas_with_history()
+                    if s.name == op_type and s.domain == (domain or ""))
+        return onnx.defs.get_schema(op_type, first, domain or "")
+    except Exception:       # an op of a domain the onnx package does not know
         return None
 
 
@@ -78,6 +86,44 @@ def check_node(proto, name: str, domain: str, opset: int) -> None:
                                   f"{expected.type.name}: the model is invalid.")
 
 
+# OpenVINO element type -> the ONNX tensor type it holds (types the loader widens are not listed)
+ONNX_TENSOR_TYPES = {"f32": "float", "f16": "float16", "f64": "double", "bf16": "bfloat16", "i8": "int8",
+                     "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32",
+                     "u64": "uint64", "boolean": "bool", "string": "string", "f8e4m3": "float8e4m3fn",
+                     "f8e5m2": "float8e5m2", "i4": "int4", "u4": "uint4"}
+
+
+def check_input_types(node) -> None:
+    """The element type of each input of an ONNX node is one its operator's schema allows there
+    (its type constraint): called by the translate step once the inputs are inferred, so a model
+    that feeds an operator a type it does not take is refused, naming the node and the input,
+    instead of becoming an IR the runtime refuses."""
+    from mo.graph.building import is_complex, node_label
+    proto = node.get("pb")
+    schema = None if proto is None else _schema(proto.op_type, node.get("opset", 1), node.get("domain", ""))
+    if schema is None or not schema.inputs:
+        return
+    constraints = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    variadic = type(schema.inputs[0].option).Variadic
+    for i in range(len(proto.input)):
+        if not proto.input[i] or not node.is_in_port_connected(i):
+            continue
+        formal = schema.inputs[min(i, len(schema.inputs) - 1)]
+        if i >= len(schema.inputs) and formal.option != variadic:
+            return
+        source = node.in_port(i).get_source()
+        onnx_type = ONNX_TENSOR_TYPES.get(source.data.get_dtype())
+        allowed = constraints.get(formal.type_str, {formal.type_str})
+        if (onnx_type is None or is_complex(source) or source.node.get("onnx_widened")
+                or not any(a.startswith("tensor(") for a in allowed)):
+            continue
+        if f"tensor({onnx_type})" not in allowed:
+            names = sorted(a[7:-1] for a in allowed if a.startswith("tensor("))
+            raise InputModelError(
+                f"Input {i} ('{formal.name}') of {node_label(node)} is a tensor of {onnx_type}, where {proto.op_type} "
+                f"takes {', '.join(names)}: the model is invalid.")
+
+
 def _count_range(low: int, high: int) -> str:
     if high >= 2 ** 30:
         return f"at least {low}"
@@ -113,6 +159,7 @@ class OnnxGraphBuilder:
         for init in list(graph_proto.initializer) + [s.values for s in graph_proto.sparse_initializer]:
             value, et = tensor_to_array(init, self.model_dir, self.raw_data.get(init.name))
             node = const_op.create(graph, (), name=init.name, value=value, element_type=et)
+            node["onnx_widened"] = init.data_type in WIDENED
             node.out_port(0).add_tensor_names([init.name])
             tensors[init.name] = (node.id, 0)
 
@@ -126,6 +173,7 @@ class OnnxGraphBuilder:
                     raise InputModelError(f"Model input '{inp.name}' is a {kind}; only tensor inputs can be converted.")
             node = param_op.create(graph, (), name=inp.name, shape=shape, element_type=et or "f32")
             node["onnx_input"] = True
+            node["onnx_widened"] = inp.type.tensor_type.elem_type in WIDENED
             if et is None:
                 node["element_type_unknown"] = True
             node.out_port(0).add_tensor_names([inp.name])
@@ -180,7 +228,7 @@ class OnnxGraphBuilder:
         check_node(proto, name, domain, opset if opset is not None else self.opsets.get(domain, 1))
         node = graph.add_op({"name": name, "fw_op": proto.op_type, "domain": domain, "pb": proto,
                              "opset": opset if opset is not None else self.opsets.get(domain, 1),
-                             "op": None})
+                             "op": None, "input_check": check_input_types})
         node["num_outputs"] = len(proto.output)
         for i, tensor in enumerate(proto.input):
             if not tensor:

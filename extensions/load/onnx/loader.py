@@ -5,29 +5,10 @@ import os
 
 from extensions.load.onnx.functions import FunctionExpander
 from extensions.load.onnx.graph_builder import OnnxGraphBuilder, opset_table
-from extensions.load.onnx.mapped_reader import read_mapped
+from extensions.load.onnx.mapped_reader import check_model_proto, read_model_proto
 from mo.errors import InputModelError
 from mo.front.loader import Loader
 from mo.graph.graph import Graph
-
-
-def read_model_proto(path: str):
-    """Parse an ONNX file, turning every way it can be broken into one InputModelError.
-    Returns the ModelProto (main-graph initializers without their raw bytes) and
-    {initializer name: memoryview of its raw bytes in the memory-mapped file}."""
-    if not os.path.isfile(path):
-        raise InputModelError(f"Model file '{path}' does not exist.")
-    model, raws, _ = read_mapped(path)
-    check_model_proto(model, path)
-    raw_by_name = {t.name: raw for t, raw in zip(model.graph.initializer, raws) if raw is not None}
-    return model, raw_by_name
-
-
-def check_model_proto(model, where: str) -> None:
-    if model.ir_version <= 0 or not model.HasField("graph") or not model.opset_import:
-        raise InputModelError(
-            f"'{where}' is not an ONNX model (it parses, but has no IR version, opset or graph): "
-            f"the file is truncated or of another format.")
 
 
 def check_opsets(opsets: dict[str, int], where: str) -> None:
@@ -35,7 +16,10 @@ def check_opsets(opsets: dict[str, int], where: str) -> None:
     may mean something the converter does not know."""
     import onnx.defs
     newest = onnx.defs.onnx_opset_version()
-    declared = opsets.get("", 0)
+    declared = opsets.get("", 1)
+    if declared < 1:
+        raise InputModelError(f"'{where}' declares ONNX opset {declared}, which does not exist (opsets start at 1): "
+                              f"the model is corrupt.")
     if declared > newest:
         raise InputModelError(
             f"'{where}' declares ONNX opset {declared}, but the installed onnx package "
@@ -81,3 +65,7 @@ class OnnxLoader(Loader):
         graph = builder.build(model.graph)
         graph.graph["model_name"] = model.graph.name or "model"
         return graph
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        from extensions.load.onnx.layer_outputs import OnnxLayers
+        return OnnxLayers(options, ir_inputs, feed)

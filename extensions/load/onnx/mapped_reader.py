@@ -9,6 +9,7 @@ message and again as arrays.
 from __future__ import annotations
 
 import mmap
+import os
 
 from mo.errors import InputModelError
 from mo.utils.varint import VarintError, encode_varint, read_varint
@@ -102,3 +103,22 @@ def read_mapped(path: str):
         raise InputModelError(f"'{path}' is not a readable ONNX model: the file is truncated, corrupt or of "
                               f"another format ({type(e).__name__}: {e}).") from None
     return model, raws, mapped
+
+
+def read_model_proto(path: str):
+    """Parse an ONNX file, turning every way it can be broken into one InputModelError.
+    Returns the ModelProto (main-graph initializers without their raw bytes) and
+    {initializer name: memoryview of its raw bytes in the memory-mapped file}."""
+    if not os.path.isfile(path):
+        raise InputModelError(f"Model file '{path}' does not exist.")
+    model, raws, _ = read_mapped(path)
+    check_model_proto(model, path)
+    raw_by_name = {t.name: raw for t, raw in zip(model.graph.initializer, raws) if raw is not None}
+    return model, raw_by_name
+
+
+def check_model_proto(model, where: str) -> None:
+    if model.ir_version <= 0 or not model.HasField("graph") or not model.opset_import:
+        raise InputModelError(
+            f"'{where}' is not an ONNX model (it parses, but has no IR version, opset or graph): "
+            f"the file is truncated or of another format.")

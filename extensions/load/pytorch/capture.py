@@ -51,9 +51,11 @@ def is_torch_model(obj: Any) -> bool:
     return isinstance(obj, (torch.nn.Module, torch.jit.ScriptFunction, torch.export.ExportedProgram, FxModule))
 
 
-def _archive_kind(path: str) -> str | None:
+def archive_kind(path: str) -> str | None:
     """'torchscript' or 'exported' from the names inside a zip archive, None if not a zip."""
-    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError)
+    # (zipfile raises RuntimeError for an entry marked encrypted)
+    errors = (zipfile.BadZipFile, zlib.error, OSError, UnicodeDecodeError, ValueError, EOFError, NotImplementedError,
+              RuntimeError)
     try:
         if not zipfile.is_zipfile(path):
             return None
@@ -64,7 +66,7 @@ def _archive_kind(path: str) -> str | None:
             damaged = debug_info_problem(archive) if torchscript else None
     except errors as e:
         raise InputModelError(f"'{path}' is a damaged zip archive and cannot be read as a PyTorch model "
-                              f"({type(e).__name__}: {e}).") from e
+                              f"({e}).") from e
     if damaged:
         raise InputModelError(f"'{path}' is a damaged TorchScript archive: its debug information is invalid "
                               f"({damaged}). Save the model again with torch.jit.save.")
@@ -106,7 +108,7 @@ def load_file(path: str, example_input: Any = None) -> Captured:
     and types of a TorchScript model's inputs."""
     import torch
     name = os.path.splitext(os.path.basename(path))[0] or "model"
-    kind = _archive_kind(path)
+    kind = archive_kind(path)
     if kind is None:
         raise InputModelError(
             f"'{path}' is not a TorchScript or ExportedProgram archive. Save the model with torch.jit.save "
@@ -128,7 +130,7 @@ def load_file(path: str, example_input: Any = None) -> Captured:
             f"or was written by an incompatible torch version; save it again with torch.jit.save "
             f"or torch.export.save.") from e
     args, kwargs = example_inputs(example_input)
-    return Captured("torchscript", module, _named_examples(module, args, kwargs), name)
+    return Captured("torchscript", module, named_examples(module, args, kwargs), name)
 
 
 def example_inputs(example_input: Any) -> tuple[tuple, dict]:
@@ -159,11 +161,7 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
         return Captured("exported", model, [], "model")
     if isinstance(model, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
         args, kwargs = example_inputs(example_input)
-        return Captured("torchscript", model, _named_examples(model, args, kwargs), name.replace("Recursive", ""))
-    from extensions.load.pytorch.transformers_decoder import capture_decoder
-    decoder = capture_decoder(model, example_input)
-    if decoder is not None:
-        return decoder
+        return Captured("torchscript", model, named_examples(model, args, kwargs), name.replace("Recursive", ""))
     if example_input is None:
         raise OptionError(f"Converting a {name} object needs example_input (a tensor, a tuple of tensors or a "
                           f"dict of keyword tensors) to capture its graph.")
@@ -202,7 +200,7 @@ def capture(model: Any, example_input: Any, input_specs: list) -> Captured:
         raise InputModelError(f"Cannot capture the graph of {name}: torch.export and torch.jit.trace both "
                               f"failed; torch.jit.trace said: {type(e).__name__}: {e}") from e
     log.info("Captured %s with torch.jit.trace", name)
-    return Captured("torchscript", traced, _named_examples(model, args, kwargs), name)
+    return Captured("torchscript", traced, named_examples(model, args, kwargs), name)
 
 
 def _copies(value):
@@ -214,7 +212,7 @@ def _copies(value):
     return value.clone() if hasattr(value, "clone") and hasattr(value, "dtype") else value
 
 
-def _forward_parameters(model) -> list[str]:
+def forward_parameters(model) -> list[str]:
     try:
         params = inspect.signature(model.forward).parameters
     except (TypeError, ValueError, AttributeError):   # a scripted module with overloaded forward
@@ -223,14 +221,14 @@ def _forward_parameters(model) -> list[str]:
 
 
 def _as_kwargs(model, args: tuple, kwargs: dict) -> dict:
-    names = _forward_parameters(model)
+    names = forward_parameters(model)
     if len(args) > len(names):
         raise OptionError(f"example_input gives {len(args)} positional inputs but forward takes {len(names)}.")
     return {**dict(zip(names, args)), **kwargs}
 
 
-def _named_examples(model, args: tuple, kwargs: dict) -> list:
-    names = _forward_parameters(model)
+def named_examples(model, args: tuple, kwargs: dict) -> list:
+    names = forward_parameters(model)
     pairs = [(names[i] if i < len(names) else f"input_{i}", a) for i, a in enumerate(args)]
     return pairs + list(kwargs.items())
 
@@ -241,7 +239,7 @@ def _dynamic_dims(model, args: tuple, kwargs: dict, input_specs: list) -> dict[s
     if not any(spec.shape and any(d < 0 for d in spec.shape) for spec in input_specs):
         return {}
     from torch.export import Dim
-    named = dict(_named_examples(model, args, kwargs))
+    named = dict(named_examples(model, args, kwargs))
     order = list(named)
     dims: dict[str, dict] = {}
     for i, spec in enumerate(input_specs):
@@ -257,7 +255,7 @@ def _widened(model, args: tuple, kwargs: dict, dims: dict[str, dict]):
     """The example inputs with each dim asked dynamic that has size 0 or 1 made 2 (the values
     repeated, zeros for an empty dim); None when no dim needs it."""
     import torch
-    names = _forward_parameters(model)[:len(args)]
+    names = forward_parameters(model)[:len(args)]
     changed = False
 
     def widen(name, value):
@@ -280,7 +278,7 @@ def _dynamic_shapes(model, args: tuple, kwargs: dict, dims: dict[str, dict]):
     """dynamic_shapes for torch.export from the dynamic dims of the inputs."""
     if not dims:
         return None
-    positional = _forward_parameters(model)[:len(args)]
+    positional = forward_parameters(model)[:len(args)]
     result_args = tuple(dims.get(n) for n in positional)
     result_kwargs = {k: dims.get(k) for k in kwargs}
     if kwargs and not args:

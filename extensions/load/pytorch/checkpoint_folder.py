@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from extensions.load.pytorch.safetensors_file import SafetensorsFile
+from extensions.load.pytorch.weight_conversions import DerivedTensor, derived_tensors, join
 from mo.errors import InputModelError
 
 log = logging.getLogger("mo")
@@ -83,6 +84,7 @@ class StoredWeights:
         self.files: dict[str, SafetensorsFile] = {}
         self.where: dict[str, SafetensorsFile] = {}   # tensor name -> its file
         self.aliases: dict[str, tuple[str, ...]] = {}  # model tensor name -> its stored names (``bind``)
+        self.derived: dict[str, DerivedTensor] = {}     # tensors transformers renames or joins (``bind``)
         index_path = os.path.join(folder, INDEX)
         single = os.path.join(folder, SINGLE)
         if os.path.isfile(index_path):
@@ -110,13 +112,20 @@ class StoredWeights:
             raise InputModelError(f"The checkpoint folder '{folder}' has neither {SINGLE} nor {INDEX}.{extra}")
 
     def __contains__(self, name: str) -> bool:
-        return name in self.where
+        return name in self.where or name in self.derived
 
     def info(self, name: str):
-        return self.where[name].tensors[name]
+        """The stored tensor's (or the derived one's) ``element_type`` and ``shape``."""
+        return self.derived[name] if name in self.derived else self.where[name].tensors[name]
+
+    def path_of(self, name: str) -> str:
+        return self.where[self.derived[name].parts[0][0] if name in self.derived else name].path
 
     def array(self, name: str) -> tuple[np.ndarray, str]:
-        """(view of the stored values, element type): raw bit patterns for bf16."""
+        """(view of the stored values, element type): raw bit patterns for bf16; a tensor joined
+        from stored pieces is made (a new array) when read."""
+        if name in self.derived:
+            return join(self.derived[name], lambda n: self.where[n].array(n)), self.derived[name].element_type
         return self.where[name].array(name), self.info(name).element_type
 
     def bytes(self) -> int:
@@ -131,7 +140,7 @@ class StoredWeights:
         value, et = self.array(stored)
         traced = element_type_of_dtype(tensor.dtype)
         if et in ("f8e4m3", "f8e5m2") or is_float(et) != is_float(traced):
-            raise InputModelError(f"Tensor '{stored}' in '{self.where[stored].path}' is stored as {et}, the model "
+            raise InputModelError(f"Tensor '{stored}' in '{self.path_of(stored)}' is stored as {et}, the model "
                                   f"computes it as {traced}: quantized or float8 checkpoints (GPTQ, AWQ, FP8) are "
                                   f"not converted from a folder.")
         return builder.stored_const(value, et, name, traced)
@@ -144,7 +153,7 @@ class StoredWeights:
         for start in range(len(parts)):
             suffix = ".".join(parts[start:])
             for candidate in self.aliases.get(suffix, (suffix,) if start == 0 else ()):
-                if candidate in self.where:
+                if candidate in self:
                     return candidate
         raise InputModelError(f"The checkpoint folder '{self.folder}' has no tensor '{name}'.")
 
@@ -226,6 +235,7 @@ def bind(model, weights: StoredWeights) -> None:
     else the model cannot take; bind the buffers they hold. Parameters stay meta tensors,
     resolved by name when decoded (``StoredWeights.port``)."""
     import torch
+    weights.derived = derived_tensors(model, {n: weights.info(n) for n in weights.where})
     prefix = getattr(model, "base_model_prefix", "") or ""
     groups: dict[int, list[str]] = {}
     tensors: dict[int, Any] = {}
@@ -250,10 +260,17 @@ def bind(model, weights: StoredWeights) -> None:
             missing.append(names[0])
             continue
         info = weights.info(found)
+        if getattr(info, "unsupported", ""):
+            raise InputModelError(f"transformers makes tensor '{found}' from {info.parts[0][0]} and others of "
+                                  f"'{weights.folder}' with an operation mo does not apply to stored tensors "
+                                  f"({info.unsupported}): convert the model object from Python instead.")
         if tuple(info.shape) != tuple(tensors[key].shape):
-            raise InputModelError(f"Tensor '{found}' in '{weights.where[found].path}' has shape {list(info.shape)}, "
+            raise InputModelError(f"Tensor '{found}' in '{weights.path_of(found)}' has shape {list(info.shape)}, "
                                   f"the model's config.json makes it {list(tensors[key].shape)}.")
-        used.add(found)
+        if found in weights.derived:
+            used.update(n for group in info.parts for n in group)
+        else:
+            used.add(found)
         for n in names:
             aliases[n] = (found,)
     if missing:
@@ -361,8 +378,8 @@ def eager_model(folder: str):
 
 
 def load_folder(folder: str, options):
-    """(Captured, StoredWeights) of a checkpoint folder."""
-    from extensions.load.pytorch.capture import capture
+    """(Captured, StoredWeights, the model built from config.json) of a checkpoint folder."""
+    from extensions.load.pytorch.transformers_decoder import capture_model
     weights = StoredWeights(folder)
     model = build_model(folder)
     bind(model, weights)
@@ -372,9 +389,9 @@ def load_folder(folder: str, options):
         specs = capture_specs(example, specs)
     log.info("Checkpoint folder %s: %s, %d tensors in %d file(s), %.1f MiB", folder, type(model).__name__,
              len(weights.where), len(weights.files), weights.bytes() / 2 ** 20)
-    captured = capture(model, example, specs)
+    captured = capture_model(model, example, specs)
     if captured.kind != "exported":
         raise InputModelError(f"torch.export could not capture {type(model).__name__} of '{folder}' (the model's "
                               f"weights are not loaded to trace it eagerly); run mo with --log_level INFO to see "
                               f"why.")
-    return captured._replace(name=os.path.basename(os.path.normpath(folder)) or captured.name), weights
+    return captured._replace(name=os.path.basename(os.path.normpath(folder)) or captured.name), weights, model

@@ -42,6 +42,14 @@ _SYM_OPS = {"sym_float": ("aten::Float", _UNARY), "sym_int": ("aten::Int", _UNAR
             "sym_max": ("aten::maximum", _BINARY), "sym_min": ("aten::minimum", _BINARY),
             "sym_not": ("aten::logical_not", _UNARY), "_sym_sqrt": ("aten::sqrt", _UNARY),
             "sym_sqrt": ("aten::sqrt", _UNARY)}
+
+
+def python_op(target) -> tuple | None:
+    """(ATen operation, argument specs) a Python function FX records on symbolic sizes stands
+    for (``operator.add``, ``sym_max`` ...), or None."""
+    return _PYTHON_OPS.get(target) or _SYM_OPS.get(getattr(target, "__name__", None))
+
+
 # checks and hints without an effect on the computed values
 _IGNORED = frozenset({"aten::_assert_tensor_metadata", "aten::_assert_scalar", "aten::sym_constrain_range_for_size",
                       "aten::sym_constrain_range", "aten::_assert_async", "aten::_print"})
@@ -74,6 +82,32 @@ def needs_functionalising(program) -> bool:
     return False
 
 
+def op_kind(target) -> str:
+    """The operation the target of an FX ``call_function`` node stands for, as the decoder names
+    it (``aten::gelu``, ``aten::add`` for Python's ``+`` on sizes, ``python::name`` otherwise)."""
+    import torch
+    if isinstance(target, torch._ops.OpOverload):
+        return target._schema.name
+    if target in _PYTHON_OPS:
+        return _PYTHON_OPS[target][0]
+    name = getattr(target, "__name__", str(target))
+    return _SYM_OPS[name][0] if name in _SYM_OPS else f"python::{name}"
+
+
+def functionalised(program):
+    """The program the decoder reads: functionalised when it writes into tensors (see
+    ``needs_functionalising``), as it is otherwise or when it cannot be."""
+    try:
+        if needs_functionalising(program):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return program.run_decompositions({})
+    except Exception as e:   # a program that cannot be functionalised is decoded as it is
+        log.warning("Could not functionalise the exported program (%s: %s); in-place writes into views "
+                    "may be missed.", type(e).__name__, e)
+    return program
+
+
 def source_of(node) -> str | None:
     """'file.py:line' of the innermost frame outside torch in the node's stack trace."""
     trace = node.meta.get("stack_trace") or ""
@@ -84,7 +118,7 @@ def source_of(node) -> str | None:
     return f"{frames[-1][0]}:{frames[-1][1]}" if frames else None
 
 
-def _shape_of(val) -> tuple | None:
+def shape_of(val) -> tuple | None:
     """A FakeTensor's shape with symbolic dims as -1 (a symbol known to be a number is that number)."""
     from torch.fx.experimental.symbolic_shapes import is_concrete_int
     shape = getattr(val, "shape", None)
@@ -109,15 +143,7 @@ class ExportedProgramDecoder:
         self.program = program
 
     def decode(self) -> None:
-        program = self.program
-        try:
-            if needs_functionalising(program):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    program = program.run_decompositions({})
-        except Exception as e:   # a program that cannot be functionalised is decoded as it is
-            log.warning("Could not functionalise the exported program (%s: %s); in-place writes into views "
-                        "may be missed.", type(e).__name__, e)
+        program = functionalised(self.program)
         signature = program.graph_signature
         lifted = {**signature.inputs_to_parameters, **signature.inputs_to_buffers,
                   **signature.inputs_to_lifted_tensor_constants}
@@ -128,7 +154,7 @@ class ExportedProgramDecoder:
             elif node.op == "call_function":
                 self._call(node)
             elif node.op == "get_attr":
-                self.b.env[node.name] = _attribute(program.graph_module, node.target)
+                self.b.env[node.name] = module_attribute(program.graph_module, node.target)
             elif node.op == "output":
                 self._outputs(node, program)
             else:
@@ -150,7 +176,7 @@ class ExportedProgramDecoder:
             self.b.env[node.name] = val
             return
         parts = complex_parts_type(val.dtype)
-        port = self.b.parameter(node.name, _shape_of(val), parts or element_type_of_dtype(val.dtype),
+        port = self.b.parameter(node.name, shape_of(val), parts or element_type_of_dtype(val.dtype),
                                 complex_=bool(parts))
         port.node["dim_symbols"] = _dim_symbols(val) + ((None,) if parts else ())
         self.b.env[node.name] = port
@@ -188,8 +214,8 @@ class ExportedProgramDecoder:
                 values = bind(specs, args, kwargs)
             except ValueError as e:
                 raise InputModelError(f"Cannot bind the arguments of '{node.name}' ({kind}): {e}") from e
-        elif target in _PYTHON_OPS or getattr(target, "__name__", None) in _SYM_OPS:
-            kind, specs = _PYTHON_OPS.get(target) or _SYM_OPS[target.__name__]
+        elif python_op(target) is not None:
+            kind, specs = python_op(target)
             values = args
         else:
             name = getattr(target, "__name__", str(target))
@@ -239,7 +265,7 @@ class ExportedProgramDecoder:
                 if inner.op == "call_function":
                     decoder._call(inner)
                 elif inner.op == "get_attr":
-                    builder.env[inner.name] = _attribute(module, inner.target)
+                    builder.env[inner.name] = module_attribute(module, inner.target)
                 elif inner.op == "output":
                     outs = inner.args[0] if isinstance(inner.args[0], (list, tuple)) else [inner.args[0]]
                     for j, out in enumerate(outs):
@@ -271,7 +297,8 @@ class ExportedProgramDecoder:
             self.b.result(self.b.as_port(value), names[i] if names and names[i] else default)
 
 
-def _attribute(module, target: str):
+def module_attribute(module, target: str):
+    """The attribute of ``module`` a ``get_attr`` node's dotted ``target`` names."""
     obj = module
     for part in target.split("."):
         obj = getattr(obj, part)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from extensions.load.pytorch.exported import ExportedProgramDecoder, _attribute, _shape_of
+from extensions.load.pytorch.exported import ExportedProgramDecoder, module_attribute, shape_of
 from extensions.load.pytorch.types import element_type_of_dtype
 from mo.errors import InputModelError
 
@@ -46,7 +46,7 @@ class FxModuleDecoder(ExportedProgramDecoder):
             elif node.op == "call_function":
                 self._call(node)
             elif node.op == "get_attr":
-                self.b.env[node.name] = _attribute(gm, node.target)
+                self.b.env[node.name] = module_attribute(gm, node.target)
             elif node.op == "output":
                 outputs = node.args[0] if isinstance(node.args[0], (list, tuple)) else [node.args[0]]
                 for i, out in enumerate(outputs):
@@ -68,6 +68,6 @@ class FxModuleDecoder(ExportedProgramDecoder):
         if isinstance(val, torch.SymInt):
             self.b.env[node.name] = self.b.parameter(node.name, (), "i64")
         elif hasattr(val, "dtype"):
-            self.b.env[node.name] = self.b.parameter(node.name, _shape_of(val), element_type_of_dtype(val.dtype))
+            self.b.env[node.name] = self.b.parameter(node.name, shape_of(val), element_type_of_dtype(val.dtype))
         else:   # a Python number the graph was specialised on
             self.b.env[node.name] = val

@@ -6,8 +6,10 @@ from __future__ import annotations
 import logging
 
 from extensions.load.pytorch.builder import TorchGraphBuilder
-from extensions.load.pytorch.capture import capture, is_torch_model, load_file
-from extensions.load.pytorch.checkpoint_folder import is_checkpoint_folder, load_folder
+from extensions.load.pytorch.capture import archive_kind, is_torch_model, load_file, tensors_only_unpickling
+from extensions.load.pytorch.checkpoint_folder import eager_model, is_checkpoint_folder, load_folder
+from extensions.load.pytorch.client_files import IR_NAME, ClientFiles, is_transformers_model
+from extensions.load.pytorch.transformers_decoder import cache_argument, capture_model, name_decoder_io, run_decoder
 from mo.front.loader import Loader
 from mo.graph.graph import Graph
 
@@ -46,22 +48,27 @@ class PyTorchLoader(Loader):
         from extensions.load.pytorch.exported import ExportedProgramDecoder
         from extensions.load.pytorch.fx_module import FxModuleDecoder
         from extensions.load.pytorch.torchscript import TorchScriptDecoder
-        from extensions.load.pytorch.transformers_decoder import name_decoder_io
         options = context.options
         model = options.input_model
-        weights = None
+        weights = client = None
         if is_checkpoint_folder(model):
-            captured, weights = load_folder(model, options)
+            captured, weights, built = load_folder(model, options)
+            client = ClientFiles.of_folder(model, built, options.tokenizer)
         elif isinstance(model, str):
             captured = load_file(model, options.example_input)
         else:
-            captured = capture(model, options.example_input, options.inputs)
+            captured = capture_model(model, options.example_input, options.inputs)
+            if is_transformers_model(model):
+                client = ClientFiles.of_model(model, options.tokenizer)
         builder = TorchGraphBuilder(context)
         builder.weights = weights
         if captured.kind == "exported":
             ExportedProgramDecoder(builder, captured.model).decode()
             keep_specialized_dims(builder.graph, options.inputs)
-            name_decoder_io(builder.graph)
+            if name_decoder_io(builder.graph) and not options.compress_weights:
+                # the cache in f16 rather than the CPU plugin's default u8 (as optimum-intel sets it for
+                # float weights); GenAI and the runtime apply rt_info's runtime_options when compiling
+                builder.graph.graph["rt_info"] = {"runtime_options": {"KV_CACHE_PRECISION": "f16"}}
         elif captured.kind == "fx":
             FxModuleDecoder(builder, captured.model).decode()
         else:
@@ -73,6 +80,48 @@ class PyTorchLoader(Loader):
         # what no output reads (unused arguments, writes nothing reads) goes before extraction
         graph.remove_dead_nodes(keep=[p.id for p in graph.nodes_by_op("Parameter")])
         graph.graph["model_name"] = captured.name
+        if client is not None:
+            graph.graph["ir_name"] = IR_NAME
+            graph.graph["companions"] = [client]
         graph.graph["pytorch_capture"] = captured.kind
         log.info("PyTorch model decoded from its %s graph: %d nodes", captured.kind, graph.number_of_nodes())
         return graph
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        from extensions.load.pytorch.layer_outputs import pytorch_layers
+        return pytorch_layers(options, ir_inputs, feed)
+
+    def source_model(self, options):
+        """The model PyTorch runs for --validate: the module given, the program of an
+        ExportedProgram, a TorchScript file's module, or a checkpoint folder's model with its
+        weights (a decoder as its module, any other model as a callable of the IR's inputs by
+        name)."""
+        import torch
+        model = options.input_model
+        if is_checkpoint_folder(model):
+            return eager_model(model)
+        if isinstance(model, str):
+            if archive_kind(model) == "exported":
+                with tensors_only_unpickling(model):
+                    return torch.export.load(model).module()
+            return torch.jit.load(model, map_location="cpu")
+        if isinstance(model, torch.export.ExportedProgram):
+            return model.module()
+        if hasattr(model, "eval"):
+            model.eval()
+        return model
+
+    @staticmethod
+    def run_decoder(module, named: dict) -> dict | None:
+        """For --validate: the outputs by name (logits, present.N.key/value) of a transformers
+        decoder run with its cache as the IR computes, from the IR's inputs by name; None when
+        ``module`` is not a decoder with a cache."""
+        if cache_argument(module) is None:
+            return None
+        return run_decoder(module, named)
+
+    @staticmethod
+    def dynamo_backend(gm, example_inputs, options: dict | None = None):
+        """``torch.compile(model, backend="mo")`` (extensions/load/pytorch/torch_compile/)."""
+        from extensions.load.pytorch.torch_compile.backend import compile_graph
+        return compile_graph(gm, example_inputs, options)

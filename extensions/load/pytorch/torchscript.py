@@ -76,15 +76,19 @@ _ENDLESS = 2 ** 63 - 1     # the trip count TorchScript gives a `while` loop
 def source_of(node) -> str | None:
     """'file.py:line' of a TorchScript node: the innermost frame outside torch itself, else the
     location the graph printer shows; None when the archive's debug information is damaged."""
+    damaged = (RuntimeError, UnicodeDecodeError, MemoryError)    # torch reads damaged debug info lazily
     try:
         text = node.sourceRange()
-        printed = str(node).splitlines()[0].split(" # ", 1)
-    except (RuntimeError, UnicodeDecodeError, MemoryError):   # torch reads damaged debug info lazily
+    except damaged:
         return None
     frames = re.findall(r"^(.+?)\((\d+)\): ", text, flags=re.M)
     for path, line in frames:
         if not is_torch_file(path):
             return f"{path}:{line}"
+    try:     # printing the node costs more than its source range: only when that has no answer
+        printed = str(node).splitlines()[0].split(" # ", 1)
+    except damaged:
+        return None
     if len(printed) == 2 and printed[1].strip() not in ("", ":0:0"):
         return printed[1].strip().rsplit(":", 1)[0]
     return f"{frames[0][0]}:{frames[0][1]}" if frames else None
@@ -120,9 +124,7 @@ class TorchScriptDecoder:
 
     def decode(self) -> None:
         import torch
-        method = _forward_method(self.module)
-        graph = (method.graph if method is not None else self.module.graph).copy()
-        torch._C._jit_pass_inline(graph)
+        method, graph = forward_graph(self.module)
         inputs = list(graph.inputs())
         if inputs and not isinstance(inputs[0].type(), torch._C.TensorType) and method is not None:
             self.b.env[inputs[0].unique()] = self.module
@@ -700,6 +702,20 @@ class _BodyEnv(dict):
     def is_entered(self, value) -> bool:
         """Whether ``value`` is (a copy of) a list or dict of the enclosing code."""
         return id(value) in self._entered
+
+
+def forward_graph(module):
+    """(the forward method or None, a copy of its graph with every call inlined): the graph the
+    decoder reads."""
+    import torch
+    method = _forward_method(module)
+    try:
+        graph = (method.graph if method is not None else module.graph).copy()
+    except RuntimeError as e:    # a module whose code defines no forward (a corrupt or edited archive)
+        raise InputModelError(f"The TorchScript module has no forward method to convert ({e}): the archive is "
+                              f"corrupt or was not saved from a module with forward.") from e
+    torch._C._jit_pass_inline(graph)
+    return method, graph
 
 
 def _forward_method(module):

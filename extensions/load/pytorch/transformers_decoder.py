@@ -20,13 +20,14 @@ recognised by name).
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import sys
 import warnings
 from typing import Any
 
-from extensions.load.pytorch.capture import Captured, _forward_parameters, _named_examples, example_inputs
+from extensions.load.pytorch.capture import Captured, capture, example_inputs, forward_parameters, named_examples
 from mo.errors import InputModelError, OptionError
 
 log = logging.getLogger("mo")
@@ -58,7 +59,7 @@ def cache_argument(model: Any) -> str | None:
             return None
     except Exception:   # a model class whose generation check itself fails is not a decoder we know
         return None
-    params = _forward_parameters(model)
+    params = forward_parameters(model)
     return next((a for a in CACHE_ARGUMENTS if a in params), None)
 
 
@@ -134,7 +135,7 @@ def run_decoder(model, named: dict) -> dict:
         if m:
             past.setdefault(int(m.group(1)), {})[m.group(2)] = tensor
     pairs = [(past[i]["key"], past[i]["value"]) for i in sorted(past)]
-    with_position_ids = "position_ids" in named and "position_ids" in _forward_parameters(model)
+    with_position_ids = "position_ids" in named and "position_ids" in forward_parameters(model)
     dtype = next(model.parameters()).dtype
     wrapper = _wrapper(model, cache_arg, with_position_ids, dtype)
     outputs = wrapper(named["input_ids"], named.get("attention_mask"), named.get("position_ids"), pairs)
@@ -144,7 +145,7 @@ def run_decoder(model, named: dict) -> dict:
 def _examples(model, example_input: Any) -> dict:
     """The user's input_ids / attention_mask / position_ids by name."""
     args, kwargs = example_inputs(example_input)
-    named = dict(_named_examples(model, args, kwargs))
+    named = dict(named_examples(model, args, kwargs))
     others = [k for k in named if k not in DECODER_INPUTS]
     if others:
         raise OptionError(f"{type(model).__name__} is converted with its key/value cache, whose inputs are "
@@ -165,12 +166,29 @@ def _example_ids(given, vocab: int):
     return tokens[:BATCH * (NEW_TOKENS + PAST)].reshape(BATCH, NEW_TOKENS + PAST)
 
 
+@contextlib.contextmanager
+def _portable_grouped_mm():
+    """Mixture-of-experts layers run transformers' own grouped product (the one torch.export
+    captures) instead of torch's grouped_mm kernel, which has no meta-device form for float32 (a
+    checkpoint folder's model runs its prompt on meta tensors)."""
+    moe = sys.modules.get("transformers.integrations.moe")
+    if moe is None or not hasattr(moe, "_can_use_grouped_mm"):
+        yield
+        return
+    original = moe._can_use_grouped_mm
+    moe._can_use_grouped_mm = lambda *args, **kwargs: False
+    try:
+        yield
+    finally:
+        moe._can_use_grouped_mm = original
+
+
 def _prompt_cache(model, cache_arg: str, ids, cache):
     """The cache after running the prompt ``ids`` (into ``cache``, or the model's own)."""
     import torch
     kwargs = {cache_arg: cache} if cache is not None else {}
     try:
-        with torch.no_grad():
+        with torch.no_grad(), _portable_grouped_mm():
             out = model(input_ids=ids, use_cache=True, **kwargs)
     except Exception as e:
         raise InputModelError(f"{type(model).__name__} could not run a prompt with a key/value cache "
@@ -199,7 +217,7 @@ def export_decoder(model, example_input: Any = None):
     past = [(k.detach().float(), v.detach().float()) for k, v in pairs]
     mask = torch.ones(BATCH, PAST + NEW_TOKENS, dtype=torch.long)
     mask[0, :2] = 0     # a left-padded row: the mask is read, not assumed all ones
-    with_position_ids = "position_ids" in _forward_parameters(model)
+    with_position_ids = "position_ids" in forward_parameters(model)
     inputs = {"input_ids": ids[:, PAST:].contiguous(), "attention_mask": mask,
               "position_ids": torch.arange(PAST, PAST + NEW_TOKENS).expand(BATCH, -1).contiguous(),
               "past_key_values": past}
@@ -234,6 +252,12 @@ def capture_decoder(model: Any, example_input: Any):
     program = export_decoder(model, example_input)
     log.info("Captured %s with its key/value cache (torch.export)", type(model).__name__)
     return Captured("exported", program, [], type(model).__name__)
+
+
+def capture_model(model: Any, example_input: Any, input_specs: list) -> Captured:
+    """The decodable form of a model object: a transformers decoder with its cache, any other
+    model as ``capture`` takes it."""
+    return capture_decoder(model, example_input) or capture(model, example_input, input_specs)
 
 
 def name_decoder_io(graph) -> bool:

@@ -116,6 +116,7 @@ def _torch_dir() -> str:
     return os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
 
 
+@lru_cache(maxsize=4096)
 def is_torch_file(path: str) -> bool:
     """Whether a source file belongs to the torch package (not the user's model code)."""
     return os.path.abspath(path).startswith(_torch_dir())

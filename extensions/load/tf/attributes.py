@@ -43,6 +43,9 @@ def attr_value(value) -> Any:
     return None
 
 
+DATA_FORMATS = ("NHWC", "NCHW", "NWC", "NCW", "NDHWC", "NCDHW", "NHWC_VECT_W", "NCHW_VECT_C")
+
+
 class TfExtractor(Extractor):
     """Base of TensorFlow extractors: ``attr(node, name, default)`` reads one NodeDef attribute."""
 
@@ -67,5 +70,24 @@ class TfExtractor(Extractor):
         return value
 
     @classmethod
+    def ints(cls, node: Node, name: str, length: int | None = None, default: list | None = None) -> list | None:
+        """An attribute that holds a list of integers (of ``length`` entries when given);
+        ``default`` when absent; anything else is a corrupt model."""
+        value = cls.attr(node, name)
+        if value is None or value == []:
+            return default
+        if not isinstance(value, list) or not all(isinstance(v, int) for v in value) or \
+                (length is not None and len(value) != length):
+            what = f"{length} integers" if length is not None else "a list of integers"
+            raise InputModelError(f"Attribute '{name}' of node '{node.name}' ({node.fw_op}) should be {what} but is "
+                                  f"{value!r}: the model is corrupt.")
+        return value
+
+    @classmethod
     def data_format(cls, node: Node, default: str = "NHWC") -> str:
-        return cls.attr(node, "data_format", default) or default
+        """The ``data_format`` attribute (``default`` when absent): one of TensorFlow's layouts."""
+        value = cls.attr(node, "data_format", default) or default
+        if value not in DATA_FORMATS:
+            raise InputModelError(f"Attribute 'data_format' of node '{node.name}' ({node.fw_op}) is {value!r}, not a "
+                                  f"TensorFlow data format ({', '.join(DATA_FORMATS)}): the model is corrupt.")
+        return value

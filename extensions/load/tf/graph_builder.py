@@ -17,7 +17,15 @@ import json
 import os
 
 from extensions.load.tf.attributes import attr_value
-from extensions.load.tf.functions import FlatGraph, Flattener, function_graph_def, returned_refs, split_ref, tensor_ref
+from extensions.load.tf.functions import (
+    FlatGraph,
+    Flattener,
+    function_graph_def,
+    output_arg_sizes,
+    returned_refs,
+    split_ref,
+    tensor_ref,
+)
 from extensions.load.tf.graph_only import fill_tables, saver_nodes, sources_as_inputs
 from extensions.load.tf.tensors import (
     complex_parts_type,
@@ -185,6 +193,11 @@ class TfGraphBuilder:
                 src, port = split_ref(flat.resolve(ref))
                 if src not in ids:
                     raise InputModelError(f"Input '{ref}' of node '{n.name}' ({n.op}) is not produced by any node.")
+                count = self._output_count(by_name[src]) if src in by_name else None
+                if count is not None and port >= count:
+                    raise InputModelError(f"Node '{n.name}' ({n.op}) reads output {port} of node '{src}' "
+                                          f"({by_name[src].op}), which has {count} output{'s' * (count != 1)}: the "
+                                          f"model is corrupt.")
                 self._link(graph, ids[src], port, ids[n.name], i)
         for n in flat.nodes:
             pivots = branch_pivots(n, by_name, flat) if n.name in ids else []
@@ -203,6 +216,16 @@ class TfGraphBuilder:
                     [f"{named}:{named_port}"] + ([named] if named_port == 0 else []))
             if args is not None:
                 result["tf_ret_index"] = k
+
+    def _output_count(self, n) -> int | None:
+        """How many outputs TensorFlow's op (or the library function) of ``n`` gives; None when
+        the op is not known here."""
+        if n.pb is None:
+            return None
+        try:
+            return sum(size for _, size in output_arg_sizes(n.pb, self.op_defs or {}, self.library))
+        except InputModelError:
+            return None
 
     @staticmethod
     def _tie_to_branch(graph: Graph, node, pivots) -> None:

@@ -5,8 +5,17 @@ read without it (extensions/load/tf/protos.py, saved_model.py).
 """
 from __future__ import annotations
 
+from extensions.load.tf.frozen_model import FrozenModel
 from extensions.load.tf.graph_builder import TfGraphBuilder
-from extensions.load.tf.model_io import GRAPHDEF_SUFFIXES, KERAS_SUFFIXES, is_saved_model_dir, is_tf_object, read_model
+from extensions.load.tf.model_io import (
+    GRAPHDEF_SUFFIXES,
+    KERAS_SUFFIXES,
+    import_tensorflow,
+    is_saved_model_dir,
+    is_tf_object,
+    read_model,
+)
+from mo.errors import MissingPackageError
 from mo.front.loader import Loader
 from mo.graph.graph import Graph
 
@@ -38,3 +47,17 @@ class TfLoader(Loader):
         graph.graph["model_name"] = model.name
         return graph
 
+
+    def source_layers(self, options, ir_inputs: list, feed: list):
+        from extensions.load.tf.layer_outputs import TfLayers
+        return TfLayers(options, ir_inputs, feed)
+
+    def source_model(self, options) -> FrozenModel:
+        """The frozen graph TensorFlow runs for --validate (SavedModels and MetaGraphs loaded by
+        TensorFlow itself, which is imported here)."""
+        try:
+            import_tensorflow()
+        except ImportError as e:
+            raise MissingPackageError("--validate of a TensorFlow model runs it in TensorFlow: pip install "
+                                      "tensorflow-cpu") from e
+        return read_model(options, with_tensorflow=True)

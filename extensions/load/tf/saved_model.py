@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 
+from extensions.load.tf.frozen_model import FrozenModel, meta_outputs
 from extensions.load.tf.functions import CALL_OPS, op_outputs, split_ref, tensor_ref, with_defaults
 from extensions.load.tf.protos import light_class, parse_light
 from extensions.load.tf.tensor_bundle import TensorBundle, UnsupportedBundle
@@ -56,7 +57,6 @@ def meta_graph_of(path: str, tags: list[str] | None):
 
 def read_saved_model(path: str, tags: list[str] | None, signature: str | None, name: str):
     """The FrozenModel of a SavedModel's signature; Unsupported when TensorFlow must load it."""
-    from extensions.load.tf.model_io import FrozenModel
     meta = meta_graph_of(path, tags)
     signatures = {k: v for k, v in meta.signature_def.items() if k != INIT_OP_SIGNATURE}
     wanted = signature or "serving_default"
@@ -148,14 +148,13 @@ def read_saved_model(path: str, tags: list[str] | None, signature: str | None, n
 def read_meta_graph(path: str, checkpoint: str | None, outputs: list[str] | None, name: str):
     """The FrozenModel of a MetaGraph file (``.meta``) and its checkpoint (default: the path
     without the suffix): the outputs given, else its signature's or the graph's loose ends."""
-    from extensions.load.tf.model_io import _meta_outputs
     with open(path, "rb") as f:
         meta = parse_light("MetaGraphDef", f.read(), f"'{path}'")
     op_defs = {op.name: op for op in meta.meta_info_def.stripped_op_list.op}
     library = {f.signature.name: f for f in meta.graph_def.library.function}
     graph = {n.name: n for n in meta.graph_def.node}
     sig = light_class("SignatureDef")()
-    for ref in list(outputs or []) or _meta_outputs(meta, meta.graph_def):
+    for ref in list(outputs or []) or meta_outputs(meta, meta.graph_def):
         sig.outputs[tensor_ref(ref)].name = tensor_ref(ref)
     model = _tf1_model(checkpoint or path[: -len(".meta")], sig, op_defs, library, graph, name)
     _check_ops(library, op_defs)
@@ -167,7 +166,6 @@ def _tf1_model(prefix: str, sig, op_defs: dict, library: dict, graph: dict, name
     signature's outputs need (by data or control), its inputs renamed after the signature's keys, and each variable
     (VariableV2, VarHandleOp) the tensor of checkpoint ``prefix`` named after it (a TF1 Saver's
     key)."""
-    from extensions.load.tf.model_io import FrozenModel
     outputs = sorted(sig.outputs)
     output_refs = [tensor_ref(sig.outputs[k].name) for k in outputs]
     renamed = {}

@@ -92,6 +92,22 @@ def test_multiply_goes_into_convolution_weights_and_bias(factor, bias):
     assert_rewrite(build, FuseMultiplyIntoWeights, expect_ops=expect, rtol=1e-4, atol=1e-5)
 
 
+def test_tensors_scaled_in_place_lose_their_names():
+    """Conv -> Add(bias) -> Multiply: the convolution and the Add now compute the scaled tensors,
+    so their names go and the Multiply's move to the Add."""
+    def build(b):
+        conv = b.Convolution(_image(b), W, strides=[1, 1], pads_begin=[1, 1], pads_end=[1, 1])
+        conv.add_tensor_names(["conv"])
+        biased = b.Add(conv, BIAS)
+        biased.add_tensor_names(["biased"])
+        scaled = b.Multiply(biased, PER_CHANNEL)
+        scaled.add_tensor_names(["scaled"])
+        return scaled
+    g = assert_rewrite(build, FuseMultiplyIntoWeights, expect_ops=["Convolution", "Add"], rtol=1e-4, atol=1e-5)
+    assert g.nodes_by_op("Convolution")[0].out_port(0).get_tensor_names() == []
+    assert g.nodes_by_op("Add")[0].out_port(0).get_tensor_names() == ["scaled"]
+
+
 def test_multiply_goes_into_group_convolution_and_matmul_weights():
     def grouped(b):
         w = RNG.standard_normal((3, 2, 1, 3, 3)).astype(np.float32)

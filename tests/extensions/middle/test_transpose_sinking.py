@@ -30,6 +30,21 @@ def test_elementwise_chain_between_inverse_transposes_cancels():
     sunk(build, ["Add", "ReLU", "Multiply"])
 
 
+def test_names_of_the_channels_last_tensors_stay_as_permuted_names():
+    """The Transposes go, the channels-last tensors they made with them: their names stay on the
+    channels-first tensors, with the permutation that gives them back (--validate_layers)."""
+    def build(b, x):
+        nhwc = b.Transpose(x, TO_LAST)
+        nhwc.add_tensor_names(["nhwc"])
+        relu = b.ReLU(nhwc)
+        relu.add_tensor_names(["relu"])
+        return b.Transpose(relu, TO_FIRST)
+    g = sunk(build, ["ReLU"])
+    relu = g.nodes_by_op("ReLU")[0]
+    assert relu.out_port(0).get_permuted_names() == {"relu": (0, 2, 3, 1)}
+    assert relu.in_port(0).get_source().get_permuted_names() == {"nhwc": (0, 2, 3, 1)}
+
+
 def test_residual_add_of_two_transposed_tensors():
     def build(b, x):
         a, c = b.Transpose(b.Sigmoid(x), TO_LAST), b.Transpose(b.Tanh(x), TO_LAST)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from mo.errors import GraphError
-from tests.utils.graphs import infer_op
+from tests.utils.graphs import infer_op, new_graph
 
 X = ((1, 4, 5), "f32")
 
@@ -17,6 +17,16 @@ X = ((1, 4, 5), "f32")
     ("TopK", [X, ((1,), "i64")], "input 1 has rank 1; TopK takes rank 0"),
     ("Transpose", [X, ((), "i64")], "input 1 has rank 0; Transpose takes rank 1"),
     ("Reshape", [X, ((2,), "f32")], "input 1 has element type f32; Reshape takes"),
+    ("Transpose", [X, ((2,), "i64")], "the order has 2 entries but the input has rank 3"),
+    ("Transpose", [X, np.array([0, 0, 1])], "not a permutation of the 3 dimensions"),
+    ("Reshape", [X, ((0,), "i64")], "cannot reshape \\[1, 4, 5\\] to \\[\\]"),
+    ("Interpolate", [X, ((1, 3), "f32"), np.array([0, 1, 2])], "input 1 has rank 2; Interpolate takes rank 1"),
+    ("Interpolate", [((1, 4, 5), "u16"), np.array([1, 4, 5]), np.array([0, 1, 2])],
+     "input 0 has element type u16; Interpolate takes"),
+    ("MVN", [((), "f32"), np.array([0])], "1 axes for data of rank 0"),
+    ("MVN", [X, np.array([3])], "axis 3 is out of range for rank 3"),
+    ("NonMaxSuppression", [((), "f32"), ((1, 1, 3), "f32")], "input 0 has rank 0; NonMaxSuppression takes rank 3"),
+    ("ReLU", [((2,), "string")], "input 0 is a string tensor; ReLU does not compute on strings"),
 ])
 def test_inputs_of_a_rank_or_type_the_op_does_not_take_are_refused(op, inputs, message):
     with pytest.raises(GraphError, match=message):
@@ -91,3 +101,17 @@ def test_convolution_kernel_larger_than_the_padded_input_is_refused():
     (out,) = infer_op("Convolution", ((1, 3, 1, 8), "f32"), np.zeros((4, 3, 3, 3), np.float32), pads_begin=[1, 1],
                       pads_end=[1, 1], auto_pad="explicit")
     assert out.data.get_shape() == (1, 4, 1, 8)
+
+
+@pytest.mark.parametrize("trip, cond, message", [
+    (((), "f32"), ((), "boolean"), "input 0 has element type f32; Loop takes i32 or i64"),
+    (((5,), "i64"), ((), "boolean"), "the trip count \\(input 0\\) has 5 elements; Loop takes one"),
+    (((), "i64"), ((2, 1), "boolean"), "input 1 has rank 2; Loop takes rank 0 or 1"),
+])
+def test_loop_trip_count_and_condition_are_single_values_of_their_types(trip, cond, message):
+    from extensions.ops.control_flow import new_body
+    graph, b = new_graph(data_form=True)
+    body = new_body(graph)
+    with pytest.raises(GraphError, match=message):
+        b.node("Loop", b.Parameter(shape=trip[0], element_type=trip[1]),
+               b.Parameter(shape=cond[0], element_type=cond[1]), bodies={"body": body}, num_outputs=0)

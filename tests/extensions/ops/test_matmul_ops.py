@@ -72,3 +72,32 @@ def test_inverse_refuses(shape, et, message):
 def test_inverse_shapes():
     (out,) = infer_op("Inverse", ((-1, 4, 4), "f32"))
     assert out.data.get_shape() == (-1, 4, 4)
+
+
+def test_grouped_matmul_rows_by_offsets():
+    """Rows offsets[g-1]..offsets[g] times group g's (transposed) matrix; an empty group is skipped
+    and rows past the last offset are zero; without offsets, one product per group."""
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((7, 3)).astype(np.float32), rng.standard_normal((4, 5, 3)).astype(np.float32)
+    offsets = np.array([2, 2, 5, 6], np.int32)
+    (out,) = infer_op("GroupedMatMul", a, b, offsets)
+    expected = np.concatenate([a[:2] @ b[0].T, a[2:5] @ b[2].T, a[5:6] @ b[3].T, np.zeros((1, 5), np.float32)])
+    np.testing.assert_allclose(out.data.get_value(), expected, rtol=1e-6)
+    batched = rng.standard_normal((4, 2, 3)).astype(np.float32)
+    (out,) = infer_op("GroupedMatMul", batched, b)
+    np.testing.assert_allclose(out.data.get_value(), batched @ np.swapaxes(b, 1, 2), rtol=1e-6)
+
+
+@pytest.mark.parametrize("a, b, offsets, expected", [
+    ((-1, 3), (4, 5, 3), (4,), (-1, 5)),
+    ((4, -1, 3), (4, 5, 3), None, (4, -1, 5)),
+])
+def test_grouped_matmul_shapes(a, b, offsets, expected):
+    inputs = [(a, "f32"), (b, "f32")] + ([(offsets, "i64")] if offsets else [])
+    (out,) = infer_op("GroupedMatMul", *inputs)
+    assert out.data.get_shape() == expected
+
+
+def test_grouped_matmul_rejects_a_2d_input_without_offsets():
+    with pytest.raises(GraphError, match="GroupedMatMul"):
+        infer_op("GroupedMatMul", ((6, 3), "f32"), ((4, 5, 3), "f32"))

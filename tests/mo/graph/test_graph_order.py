@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from mo.errors import GraphError
-from mo.graph.graph import Graph
-from mo.pipeline.convert import all_graphs
+from mo.graph.graph import Graph, all_graphs
 from tests.utils.graphs import new_graph
 
 
@@ -71,3 +70,56 @@ def test_bodies_are_indexed_however_they_are_given():
     g._node[hidden.id]["bodies"] = {"body": second}
     with pytest.raises(GraphError, match="behind the graph's back"):
         g.lint()
+
+
+def test_the_order_is_reused_only_while_the_graph_is_unchanged():
+    """topological_ops gives the order it computed before until a node or an edge changes."""
+    g, b = new_graph(data_form=True)
+    x = b.node("Parameter", shape=(2,), element_type="f32", name="x")
+    relu = b.node("ReLU", x, name="relu")
+    b.node("Result", relu, name="y")
+    first = g.topological_ops()
+    first.clear()                                       # callers get their own list
+    assert [n.name for n in g.topological_ops()] == ["x", "relu", "y"]
+    tanh = b.node("Tanh", x, name="tanh")               # a new node
+    assert [n.name for n in g.topological_ops()] == ["x", "relu", "y", "tanh"]
+    tanh.out_port(0).connect(relu.in_port(0))           # an edge moved: relu now reads tanh
+    assert [n.name for n in g.topological_ops()] == ["x", "tanh", "relu", "y"]
+    g.remove_node(tanh.id)
+    assert [n.name for n in g.topological_ops()] == ["x", "relu", "y"]
+
+
+def _in_order(value):
+    """Nested dicts as nested lists of items, so that comparing them compares the order too."""
+    return [(k, _in_order(v)) for k, v in value.items()] if isinstance(value, dict) else value
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_graph_edits_leave_networkx_structures(seed):
+    """Graph writes networkx's node and adjacency dicts itself: a random sequence of edits gives
+    the same dicts, in the same order, as networkx.MultiDiGraph's own methods."""
+    rng = np.random.default_rng(seed)
+    ours, _ = new_graph()
+    theirs = nx.MultiDiGraph()
+    names = [f"n{i}" for i in range(12)]
+    for step in range(400):
+        kind = rng.integers(0, 4)
+        u, v = (str(n) for n in rng.choice(names, 2))
+        if kind == 0:
+            ours.add_node(u, kind="op", op="Abs")
+            theirs.add_node(u, kind="op", op="Abs", _seq=ours._node[u]["_seq"])
+        elif kind == 1 and u in ours and v in ours:
+            assert ours.add_edge(u, v, out=0, **{"in": step}) == theirs.add_edge(u, v, out=0, **{"in": step})
+        elif kind == 2 and ours.has_edge(u, v):
+            key = list(ours._succ[u][v])[rng.integers(0, len(ours._succ[u][v]))]
+            ours.remove_edge(u, v, key)
+            theirs.remove_edge(u, v, key)
+        elif kind == 3 and u in ours:
+            ours.remove_node(u)
+            theirs.remove_node(u)
+        for mine, other in ((ours._node, theirs._node), (ours._succ, theirs._succ), (ours._pred, theirs._pred)):
+            assert _in_order(mine) == _in_order(other)
+    with pytest.raises(nx.NetworkXError):
+        ours.remove_node("no such node")
+    with pytest.raises(nx.NetworkXError):
+        ours.remove_edge("n0", "no such node", 0)

@@ -33,3 +33,42 @@ def test_unknown_keys_are_refused(key):
 def test_a_complex_translator_is_listed():
     text = explain("tf:AddV2", registry()).replace("\\", "/")
     assert "complex     pairwise (extensions/front/tf/complex.py:" in text
+
+
+@pytest.mark.parametrize("key, becomes", [("onnx:Erf", ["Erf"]), ("onnx:Mod", ["FloorMod", "Mod"]),
+                                          ("tf:Sum", ["ReduceSum"]), ("tf:BatchMatMulV2", ["MatMul"]),
+                                          ("tf:Softmax", ["Softmax"]), ("onnx:Squeeze", ["Squeeze", "Unsqueeze"])])
+def test_an_op_without_translator_names_the_op_it_becomes(key, becomes):
+    """Whatever an extractor alone handles says which op (with its file) the node becomes; no
+    text promises a rewrite that is not listed."""
+    lines = explain(key, registry()).replace("\\", "/").splitlines()
+    assert [line.split()[1] for line in lines if line.startswith("  becomes ")] == becomes
+    assert all(".py:" in line for line in lines if line.startswith("  becomes "))
+    assert not any("listed below" in line for line in lines)
+
+
+def test_every_op_without_translator_is_explained():
+    """Each framework op type an extractor alone handles either names the op it becomes or the
+    front rewrite that replaces it."""
+    reg = registry()
+    vague = []
+    for (framework, op_type), _ in sorted(reg.extractors.items()):
+        if reg.translator(framework, op_type) is None:
+            lines = explain(f"{framework}:{op_type}", reg).splitlines()
+            if not any(line.startswith(("  becomes ", "  rewrite ")) for line in lines):
+                vague.append(f"{framework}:{op_type}")
+    assert not vague
+
+
+def test_the_examples_of_developing_md_are_what_explain_prints():
+    """docs/developing.md shows `mo --explain` output with `<line>` for the line numbers."""
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    with open(os.path.join(root, "docs", "developing.md"), encoding="utf-8") as f:
+        text = f.read()
+    shown = re.findall(r"^\$ mo --explain (\S+).*\n((?:[^$`\n].*\n)+)", text, re.M)
+    assert len(shown) >= 2
+    for key, output in shown:
+        printed = re.sub(r"\.py:\d+\)", ".py:<line>)", explain(key, registry()).replace("\\", "/"))
+        assert printed == output.rstrip("\n"), key

@@ -111,3 +111,20 @@ def test_multi_output_pattern_condition_and_outside_consumers():
         centered = var.node.in_port(0).get_source().node.in_port(0).get_source()
         return [mean, var, b.Abs(centered)]
     assert_untouched(centered_also_used, _mean_variance_rewrite())
+
+
+@pytest.mark.parametrize("instances, detail", [
+    (["tail/softmax/"], "scope 'tail/softmax/'"),
+    ({"start_points": ["head/softmax/exp"], "end_points": ["nope"]}, "not nodes of the model: 'nope'"),
+    ({"start_points": ["head/softmax/div"], "end_points": ["head/softmax/exp"]}, "no path leads")])
+def test_a_config_entry_that_matches_nothing_is_a_warning_naming_its_id(tmp_path, instances, detail):
+    path = str(tmp_path / "m.onnx")
+    onnx.save(manual_softmax_model(), path)
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps([{"id": "ManualSoftmax", "instances": instances,
+                                   "match_kind": "scope" if isinstance(instances, list) else "points"}]))
+    r = run_mo(path, "-o", str(tmp_path / "ir"), "--extensions", EXAMPLES, "--transformations_config", str(config))
+    assert r.returncode == 0, r.stderr       # the legacy tool goes on too
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("[ WARNING ]")]
+    assert len(warnings) == 1 and "entry 'ManualSoftmax' matched no node" in warnings[0], r.stderr
+    assert detail in warnings[0] and "Exp" in ir_op_types(str(tmp_path / "ir" / "m.xml"))

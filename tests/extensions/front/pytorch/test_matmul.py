@@ -40,3 +40,28 @@ class Inner(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_inner(path, tmp_path):
     check_module(Inner(), (torch.randn(2, 3, 4), torch.randn(5, 6, 4)), tmp_path, path)
+
+
+class GroupedProducts(torch.nn.Module):
+    """Mixture-of-experts grouped products: rows sorted by their expert id, offsets counted at run
+    time (transformers' grouped_mm_fallback and torch._grouped_mm, which a model compiled for GPUs
+    calls), an expert no row picks included; _grouped_mm of a 3-D input, one product per expert."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(4, 8, 12))
+
+    def forward(self, x, experts):
+        order = torch.sort(experts).indices
+        counts = torch.histc(experts[order].float(), bins=4, min=0, max=3)
+        offsets = torch.cumsum(counts, 0, dtype=torch.int32)
+        rows = x[order]
+        return torch.ops.transformers.grouped_mm_fallback(rows, self.w, offsets), \
+            torch._grouped_mm(rows, self.w, offs=offsets), torch._grouped_mm(x[:8].reshape(4, 2, 8), self.w)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grouped_products(path, tmp_path):
+    import transformers.integrations.moe  # noqa: F401  (registers transformers::grouped_mm_fallback)
+    experts = torch.tensor([3, 0, 3, 1, 0, 3, 3, 0, 1])
+    check_module(GroupedProducts(), (torch.randn(9, 8), experts), tmp_path, path)

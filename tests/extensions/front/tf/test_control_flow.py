@@ -95,7 +95,7 @@ def _front_graph(tmp_path, fn, inputs):
 
 
 def _translated_outputs(graph, inputs):
-    from mo.pipeline.convert import all_graphs
+    from mo.graph.graph import all_graphs
     from mo.pipeline.translate import translate_graph
     from tests.utils.reference import run_reference
     for g in all_graphs(graph):
@@ -123,7 +123,7 @@ def test_control_flow_rewrites_on_the_graph(tmp_path, rewrite):
     inputs = [random((2, 3))]
     graph = _front_graph(tmp_path, fn, inputs)
     assert graph.op_types() & framework_ops
-    from mo.pipeline.convert import all_graphs
+    from mo.graph.graph import all_graphs
     for g in list(all_graphs(graph)):        # as the front phase runs it: every graph, bodies too
         RemoveTfIdentity().find_and_replace_pattern(g)
     getattr(control_flow, rewrite)().find_and_replace_pattern(graph)

@@ -1,6 +1,8 @@
 """transformers checkpoint folders (config.json + safetensors) converted by path: tiny Llama,
-GPT-2 and Qwen2 models in f32, bf16 and f16, single-file and sharded, saved by transformers
-and by our own writer; the IR's logits match the model's. Damaged folders are one clear error."""
+GPT-2, Qwen2 and mixture-of-experts (Mixtral, Qwen2-MoE: experts stored one module each, joined
+as transformers joins them) models in f32, bf16 and f16, single-file and sharded, saved by
+transformers and by our own writer; the IR's logits match the model's. Damaged folders are one
+clear error."""
 import json
 import os
 import xml.etree.ElementTree as ET
@@ -29,6 +31,12 @@ def tiny_config(kind: str, tied: bool = False):
         return transformers.LlamaConfig(architectures=["LlamaForCausalLM"], **decoder)
     if kind == "qwen2":
         return transformers.Qwen2Config(architectures=["Qwen2ForCausalLM"], **decoder)
+    if kind == "mixtral":      # experts stored one module each, joined when loaded
+        return transformers.MixtralConfig(architectures=["MixtralForCausalLM"], num_local_experts=4,
+                                          num_experts_per_tok=2, **decoder)
+    if kind == "qwen2_moe":    # the same, with a shared expert
+        return transformers.Qwen2MoeConfig(architectures=["Qwen2MoeForCausalLM"], num_experts=4, num_experts_per_tok=2,
+                                           moe_intermediate_size=48, shared_expert_intermediate_size=64, **decoder)
     if kind == "gpt2":
         return transformers.GPT2Config(n_embd=32, n_layer=2, n_head=4, n_positions=64,
                                        architectures=["GPT2LMHeadModel"], **common)
@@ -113,7 +121,7 @@ def const_types(xml: str) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.parametrize("kind", ["llama", "gpt2", "qwen2"])
+@pytest.mark.parametrize("kind", ["llama", "gpt2", "qwen2", "mixtral", "qwen2_moe"])
 def test_save_pretrained_folder_matches_the_model(kind, tmp_path):
     model = tiny_model(kind)
     model.save_pretrained(tmp_path / "ckpt")
@@ -142,6 +150,16 @@ def test_bf16_weights_are_not_compressed_further(tmp_path):
     assert const_types(xml).get("f16", 0) == 0
     logits = run_ir(xml, ir_feed(xml))[0]
     assert_close([logits], [reference_logits(model)], rtol=1e-4, atol=1e-4)
+
+
+def test_bf16_experts_in_several_shards_are_joined_and_stay_bf16(tmp_path):
+    """Mixtral's experts stored one module each, across shards, in bf16: joined in transformers'
+    order (w1 and w3 side by side), each expert's weights bf16 in the IR."""
+    model = tiny_model("mixtral", torch.bfloat16)
+    model.save_pretrained(tmp_path / "ckpt", max_shard_size="40KB")
+    assert len(json.load(open(tmp_path / "ckpt" / "model.safetensors.index.json"))["weight_map"]) > 20
+    xml = convert_and_check(tmp_path / "ckpt", model, tmp_path)
+    assert const_types(xml).get("bf16", 0) >= 2 * 2 * 4     # gate-up and down of each expert of each layer
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["f32", "bf16"])

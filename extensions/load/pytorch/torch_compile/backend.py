@@ -89,11 +89,11 @@ def unsupported_reason(node) -> str | None:
     if isinstance(node.target, torch._ops.OpOverload):
         name = aten_name(node.target)
     else:   # Python arithmetic on symbolic sizes, decoded as the ATen operation it stands for
-        from extensions.load.pytorch.exported import _PYTHON_OPS, _SYM_OPS
-        python_op = _PYTHON_OPS.get(node.target) or _SYM_OPS.get(getattr(node.target, "__name__", None))
-        if python_op is None:
+        from extensions.load.pytorch.exported import python_op
+        aten = python_op(node.target)
+        if aten is None:
             return f"'{getattr(node.target, '__name__', node.target)}' is not an ATen operator"
-        name = python_op[0]
+        name = aten[0]
     if registry().translator("pytorch", name) is None:
         return f"mo has no translator for {name}"
     val = node.meta.get("val")
@@ -115,6 +115,8 @@ def decompositions() -> dict:
 def compile_graph(gm, example_inputs, options: dict | None):
     opts = BackendOptions.parse(options)
     real_inputs = list(example_inputs)
+    if not opts.inference_precision and "INFERENCE_PRECISION_HINT" not in opts.config:
+        opts.inference_precision = model_precision(real_inputs)
     started = time.perf_counter()
     lowered = None if _needs_autograd(real_inputs) else lower_for_inference(gm)
     if lowered is not None:
@@ -123,6 +125,23 @@ def compile_graph(gm, example_inputs, options: dict | None):
                  time.perf_counter() - started)
         return _compile_real(aten_gm, real_inputs, static, opts).forward
     return lower_with_aot_autograd(gm, real_inputs, opts, started)
+
+
+# torch float types -> OpenVINO inference precisions
+_PRECISIONS = {"torch.float32": "f32", "torch.bfloat16": "bf16", "torch.float16": "f16"}
+
+
+def model_precision(inputs: list) -> str:
+    """The inference precision of the model's own computation, so that the OpenVINO parts
+    compute as eager PyTorch does (as inductor's code does), not in the CPU plugin's default
+    (bf16 where the CPU has it): the CPU autocast type when the graph is compiled under
+    ``torch.autocast("cpu", ...)``, bf16 (f16) when every floating input and weight of the
+    graph has that type, else f32."""
+    import torch
+    if torch.is_autocast_enabled("cpu"):
+        return _PRECISIONS.get(str(torch.get_autocast_dtype("cpu")), "f32")
+    floats = {str(x.dtype) for x in inputs if isinstance(x, torch.Tensor) and x.is_floating_point()}
+    return _PRECISIONS[floats.pop()] if len(floats) == 1 and floats <= set(_PRECISIONS) else "f32"
 
 
 def _needs_autograd(inputs: list) -> bool:
@@ -290,7 +309,7 @@ def compile_aten(aten_gm, frozen: dict, opts: BackendOptions):
                 sub_frozen[ph.name] = frozen[arg.name]
         part = convert_part(sub, sub_frozen, call.target, opts)
         if part is not None:
-            setattr(fused, call.target, part)
+            part.install(sub)
     fused.recompile()
     return fused
 
@@ -301,7 +320,7 @@ def _describe(node) -> str:
 
 def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
     """The OpenVINO module replacing submodule ``sub``, or None when it stays in PyTorch."""
-    from mo.torch_backend.runtime import OpenVINOPart
+    from extensions.load.pytorch.torch_compile.runtime import OpenVINOPart
     ops = Counter(_describe(n) for n in sub.graph.nodes if n.op == "call_function")
     started = time.perf_counter()
     try:
@@ -323,8 +342,9 @@ def convert_part(sub, frozen: dict, name: str, opts: BackendOptions):
         what = "mo cannot convert it" if isinstance(e, ConversionError) else f"{type(e).__name__}"
         log.warning("mo: %s stays in PyTorch: %s (%s)", name, what, e)
         return None
-    log.info("mo: %s converted and compiled for %s in %.2f s: %s", name, opts.device,
-             time.perf_counter() - started, ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())))
+    log.info("mo: %s converted and compiled for %s (inference precision %s) in %.2f s: %s", name, opts.device,
+             part.compiled.get_property("INFERENCE_PRECISION_HINT").to_string(), time.perf_counter() - started,
+             ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())))
     return part
 
 
@@ -341,7 +361,7 @@ def convert_to(sub, frozen: dict, folder: str | None, opts: BackendOptions):
 def part_key(sub, frozen: dict, opts: BackendOptions) -> str:
     """A digest of the submodule's code, the signature of its inputs and its frozen weights and
     constants."""
-    from extensions.load.pytorch.exported import _attribute
+    from extensions.load.pytorch.exported import module_attribute
     from mo.version import VERSION
     digest = hashlib.sha256(f"mo {VERSION} fp16={opts.compress_to_fp16}\n{sub.code}".encode())
     for node in sub.graph.nodes:
@@ -351,7 +371,7 @@ def part_key(sub, frozen: dict, opts: BackendOptions) -> str:
                           f"{node.name in frozen}\n".encode())
             _hash_tensor(digest, frozen.get(node.name))
         elif node.op == "get_attr":
-            _hash_tensor(digest, _attribute(sub, node.target))
+            _hash_tensor(digest, module_attribute(sub, node.target))
     return digest.hexdigest()[:32]
 
 
@@ -366,6 +386,6 @@ def _hash_tensor(digest, tensor) -> None:
 
 
 def _signature(val) -> str:
-    from extensions.load.pytorch.exported import _shape_of
-    shape = _shape_of(val)
+    from extensions.load.pytorch.exported import shape_of
+    shape = shape_of(val)
     return "scalar" if shape is None else str(shape)
