@@ -191,6 +191,7 @@ class FuseMultiplyIntoWeights(Transform):
             if step is None or not _sole_consumer(w_port) == node or not _sole_consumer(weights.out_port(0)):
                 return False
             b.const(step, name=weights.name).connect(w_port.node.in_port(1))
+            w_port.drop_names()             # the dequantized weights are scaled now
         if not weights.out_port(0).get_destinations():
             graph.remove_node(weights.id)   # let go of the old weights now (a view of a mapped file)
         if bias_add is not None:
