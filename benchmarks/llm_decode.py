@@ -111,13 +111,13 @@ def genai_folder(ir_path: str, model, folder: str) -> str:
     import openvino
     import openvino_tokenizers
     sys.path.insert(0, ROOT)
-    from tests.utils.llm_folder import trained_tokenizer
+    from tests.utils.llm_folders import tokenizer
     os.makedirs(folder)
     for ext in ("xml", "bin"):
         shutil.copy(ir_path[:-3] + ext, os.path.join(folder, f"openvino_model.{ext}"))
     model.config.save_pretrained(folder)
     model.generation_config.save_pretrained(folder)
-    encoder, decoder = openvino_tokenizers.convert_tokenizer(trained_tokenizer(), with_detokenizer=True)
+    encoder, decoder = openvino_tokenizers.convert_tokenizer(tokenizer(), with_detokenizer=True)
     openvino.save_model(encoder, os.path.join(folder, "openvino_tokenizer.xml"))
     openvino.save_model(decoder, os.path.join(folder, "openvino_detokenizer.xml"))
     return folder
