@@ -7,7 +7,9 @@ default, grouped-query attention, vocab 32000). mo converts it with its cache (s
 weights). OpenVINO's IR is what its user gets: ``openvino.convert_model`` of a wrapper that runs
 the model with its cache as inputs and outputs, then made stateful the way optimum-intel does it
 (a ``beam_idx`` input gathering every past input, OpenVINO's MakeStateful transformation, each
-state starting empty at the batch size of ``input_ids``), written here, not taken from optimum.
+state starting empty at the batch size of ``input_ids``; written for mo's tests in
+tests/utils/openvino_llm.py, not taken from optimum). ``--ir NAME=PATH`` adds other IRs of the same
+weights, e.g. optimum-intel's export of the checkpoint ``--checkpoint DIR`` saves (or loads).
 
 Each IR is compiled once (CPU, f32 inference precision). A run resets the state, feeds a prompt of
 ``--prompt`` random tokens (time to first token: that inference) and then ``--new`` tokens one at
@@ -15,10 +17,13 @@ a time greedily (decode tokens/s: the new tokens after the first over their time
 takes a new prompt, the same for every IR (GenAI would reuse the cache of a prompt it has seen),
 and runs the IRs in turn (in reverse order every other round), ``--repeats`` rounds per prompt
 length after one to warm up, so that the load of a shared machine hits all alike; the medians
-are printed (and written as JSON with ``--json``). The IRs must generate the same tokens.
+are printed, and mo's figure over the other IR's per round (median and range: the rounds pair
+runs made under the same load), also written as JSON with ``--json``. The IRs must generate the
+same tokens.
 
     python benchmarks/llm_decode.py [--hidden 768] [--layers 8] [--prompt 32,384] [--new 32] [--repeats 5]
-                                    [--genai PA,SDPA] [--json figures.json]
+                                    [--genai PA,SDPA] [--checkpoint DIR] [--ir NAME=PATH ...]
+                                    [--kv_cache_precision f16] [--json figures.json]
 """
 from __future__ import annotations
 
@@ -49,6 +54,17 @@ def build(hidden: int, layers: int, vocab: int = 32000):
     return transformers.AutoModelForCausalLM.from_config(config).eval()
 
 
+def model_of(args):
+    """The benchmark's model: built, or loaded from / saved to ``--checkpoint``."""
+    import transformers
+    if args.checkpoint and os.path.isfile(os.path.join(args.checkpoint, "config.json")):
+        return transformers.AutoModelForCausalLM.from_pretrained(args.checkpoint).eval()
+    model = build(args.hidden, args.layers)
+    if args.checkpoint:
+        model.save_pretrained(args.checkpoint)
+    return model
+
+
 def mo_ir(model, folder: str) -> str:
     sys.path.insert(0, ROOT)
     from mo import convert_model
@@ -56,78 +72,14 @@ def mo_ir(model, folder: str) -> str:
 
 
 def openvino_ir(model, folder: str) -> str:
-    """OpenVINO's PyTorch frontend on the model with its cache, made stateful."""
+    """OpenVINO's PyTorch frontend on the model with its cache, made stateful
+    (tests/utils/openvino_llm.py)."""
     import openvino as ov
-    import torch
-    from transformers.cache_utils import DynamicCache, DynamicLayer
-
-    class WithCache(torch.nn.Module):
-        """The cache as flat (key, value) inputs, already filled (OpenVINO's frontend cannot
-        convert the empty tensor a fresh transformers cache starts from)."""
-
-        def __init__(self):
-            super().__init__()
-            self.model = model
-
-        def forward(self, input_ids, attention_mask, position_ids, past_key_values):
-            cache = DynamicCache()
-            cache.layers = []
-            for key, value in past_key_values:
-                layer = DynamicLayer()
-                layer.keys, layer.values, layer.is_initialized, layer.device = key, value, True, key.device
-                cache.layers.append(layer)
-            out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
-                             past_key_values=cache, use_cache=True)
-            return (out.logits,) + tuple(t for layer in out.past_key_values.layers for t in (layer.keys, layer.values))
-
-    config = model.config
-    kv_heads, head_dim = config.num_key_value_heads, config.hidden_size // config.num_attention_heads
-    batch, past, new = 2, 3, 4
-    example = {"input_ids": torch.randint(1, 100, (batch, new)),
-               "attention_mask": torch.ones(batch, past + new, dtype=torch.long),
-               "position_ids": torch.arange(past, past + new).repeat(batch, 1),
-               "past_key_values": [(torch.randn(batch, kv_heads, past, head_dim),) * 2
-                                   for _ in range(config.num_hidden_layers)]}
-    with torch.no_grad():
-        ir = ov.convert_model(WithCache(), example_input=example)
-    make_stateful(ir, kv_heads, head_dim)
+    sys.path.insert(0, ROOT)
+    from tests.utils.openvino_llm import openvino_decoder_ir
     path = os.path.join(folder, "openvino.xml")
-    ov.save_model(ir, path, compress_to_fp16=False)
+    ov.save_model(openvino_decoder_ir(model), path, compress_to_fp16=False)
     return path
-
-
-def make_stateful(ir, kv_heads: int, head_dim: int) -> None:
-    """Inputs 3.. (the past keys and values) and outputs 1.. (the present ones) become states read
-    through a ``beam_idx`` Gather, each starting as zeros [batch of input_ids, heads, 0, dim]."""
-    import openvino as ov
-    import openvino.opset13 as ops
-    from openvino._offline_transformations import apply_make_stateful_transformation
-    ir.inputs[0].get_tensor().set_names({"input_ids"})
-    ir.outputs[0].get_tensor().set_names({"logits"})
-    pairs = {}
-    for i, (past, present) in enumerate(zip(ir.inputs[3:], ir.outputs[1:])):
-        name = f"{i // 2}.{'key' if i % 2 == 0 else 'value'}"
-        past.get_tensor().set_names({f"past_key_values.{name}"})
-        present.get_tensor().set_names({f"present.{name}"})
-        past.get_node().set_partial_shape(ov.PartialShape([-1, kv_heads, -1, head_dim]))
-        pairs[f"past_key_values.{name}"] = f"present.{name}"
-    ir.validate_nodes_and_infer_types()
-    beam = ops.parameter([-1], np.int32, name="beam_idx")
-    beam.output(0).get_tensor().set_names({"beam_idx"})
-    ir.add_parameters([beam])
-    for past in list(ir.inputs[3:-1]):
-        targets = list(past.get_target_inputs())
-        reordered = ops.gather(past, beam, ops.constant(np.int64(0)))
-        for target in targets:
-            target.replace_source_output(reordered.output(0))
-    apply_make_stateful_transformation(ir, pairs)
-    batch = ops.gather(ops.shape_of(ir.input("input_ids")), ops.constant(np.array([0])), ops.constant(np.int64(0)))
-    zeros = ops.broadcast(ops.constant(np.float32(0)),
-                          ops.concat([batch, ops.constant(np.array([kv_heads, 0, head_dim]))], 0))
-    for op in ir.get_ops():
-        if op.get_type_name() == "ReadValue":
-            op.set_arguments([zeros.output(0)])
-    ir.validate_nodes_and_infer_types()
 
 
 def generate(request, prompt: np.ndarray, new: int) -> tuple[float, float, list[int]]:
@@ -159,13 +111,13 @@ def genai_folder(ir_path: str, model, folder: str) -> str:
     import openvino
     import openvino_tokenizers
     sys.path.insert(0, ROOT)
-    from tests.utils.llm_folder import trained_tokenizer
+    from tests.utils.llm_folders import tokenizer
     os.makedirs(folder)
     for ext in ("xml", "bin"):
         shutil.copy(ir_path[:-3] + ext, os.path.join(folder, f"openvino_model.{ext}"))
     model.config.save_pretrained(folder)
     model.generation_config.save_pretrained(folder)
-    encoder, decoder = openvino_tokenizers.convert_tokenizer(trained_tokenizer(), with_detokenizer=True)
+    encoder, decoder = openvino_tokenizers.convert_tokenizer(tokenizer(), with_detokenizer=True)
     openvino.save_model(encoder, os.path.join(folder, "openvino_tokenizer.xml"))
     openvino.save_model(decoder, os.path.join(folder, "openvino_detokenizer.xml"))
     return folder
@@ -194,14 +146,22 @@ def main(argv=None) -> dict:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--genai", default="", help="also through LLMPipeline with these attention backends "
                         "(comma-separated: PA,SDPA)")
+    parser.add_argument("--checkpoint", help="load the model from this folder, or save it there when it has none")
+    parser.add_argument("--ir", action="append", default=[], metavar="NAME=PATH",
+                        help="another IR of the same weights to compare (repeatable)")
+    parser.add_argument("--kv_cache_precision", help="KV_CACHE_PRECISION for every IR (default: the plugin's "
+                        "default or the IR's runtime_options)")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     import openvino as ov
-    model = build(args.hidden, args.layers)
+    if args.kv_cache_precision:
+        CONFIG["KV_CACHE_PRECISION"] = args.kv_cache_precision
+    model = model_of(args)
     core = ov.Core()
     results = {}
     with tempfile.TemporaryDirectory() as folder:
         paths = {"mo": mo_ir(model, folder), "openvino": openvino_ir(model, folder)}
+        paths.update(item.split("=", 1) for item in args.ir)
         runners = {}       # (way, IR) -> a function running one generation
         for name, path in paths.items():
             compiled = core.compile_model(path, "CPU", CONFIG)
@@ -230,24 +190,30 @@ def main(argv=None) -> dict:
                 for key, run in (reversed if round_ % 2 else iter)(list(runners.items())):
                     runs[key].append(run(prompt, args.new))
             for way in dict.fromkeys(w for w, _ in runners):
-                if runs[(way, "mo")][-1][2] != runs[(way, "openvino")][-1][2]:
-                    print(f"prompt {length}, {way}: the IRs generate different tokens")
-                figures = {}
                 for name in paths:
+                    if runs[(way, name)][-1][2] != runs[(way, "mo")][-1][2]:
+                        print(f"prompt {length}, {way}: mo's IR and {name} generate different tokens")
                     r = runs[(way, name)][1:]
-                    figures[name] = {"ttft_ms": statistics.median(t[0] for t in r) * 1000,
-                                     "tokens_per_s": statistics.median(t[1] for t in r)}
-                    results[f"{way}/{name}/{length}"] = figures[name]
+                    figures = {"ttft_ms": statistics.median(t[0] for t in r) * 1000,
+                               "tokens_per_s": statistics.median(t[1] for t in r)}
                     print(f"prompt {length:4d}  {way:16s} {name:9s} time to first token "
-                          f"{figures[name]['ttft_ms']:8.1f} ms   decode {figures[name]['tokens_per_s']:6.1f} tokens/s")
-                mo, ref = figures["mo"], figures["openvino"]
-                print(f"prompt {length:4d}  {way:16s} mo / openvino: decode "
-                      f"{mo['tokens_per_s'] / ref['tokens_per_s']:.2f}x, time to first token "
-                      f"{mo['ttft_ms'] / ref['ttft_ms']:.2f}x")
+                          f"{figures['ttft_ms']:8.1f} ms   decode {figures['tokens_per_s']:6.1f} tokens/s")
+                    if name != "mo":      # per round: mo's figure over this IR's
+                        pairs = list(zip(runs[(way, "mo")][1:], r))
+                        for key, i, better in (("decode_ratio", 1, "higher"), ("ttft_ratio", 0, "lower")):
+                            ratios = sorted(m[i] / o[i] for m, o in pairs)
+                            figures[key] = [statistics.median(ratios), ratios[0], ratios[-1]]
+                        print(f"prompt {length:4d}  {way:16s} mo / {name}: decode {_ratio(figures['decode_ratio'])}, "
+                              f"time to first token {_ratio(figures['ttft_ratio'])} (per round: median [range])")
+                    results[f"{way}/{name}/{length}"] = figures
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     return results
+
+
+def _ratio(figures: list[float]) -> str:
+    return f"{figures[0]:.2f}x [{figures[1]:.2f}-{figures[2]:.2f}]"
 
 
 if __name__ == "__main__":

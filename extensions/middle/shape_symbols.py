@@ -128,6 +128,8 @@ class ShapeSymbolAnalysis:
         first = ins[0] if ins else None
         if op in SHAPE_PRESERVING and first is not None and len(first) == len(shape):
             return first
+        if op == "Select" and node.get("hidden_rows_to_zero") and ins[2] is not None and len(ins[2]) == len(shape):
+            return ins[2]      # zeroes attention output rows: its condition broadcasts to that output
         if op in ELEMENTWISE:
             return self._broadcast(node, shape) or fresh
         if op == "MatMul":
@@ -219,7 +221,8 @@ class ShapeSymbolAnalysis:
     @staticmethod
     def _inferred_dim(src, others):
         """The -1 of a Reshape: what is left of the input's dims after the target's other dims
-        (equal symbols cancel); fixed when only ints are left on both sides."""
+        (equal symbols cancel; 1s do not count); that dim when one is left, fixed when only ints
+        are left on both sides."""
         if src is None:
             return Sym()
         left = list(src)
@@ -231,6 +234,9 @@ class ShapeSymbolAnalysis:
                 left.pop(match)
             else:
                 rest.append(d)
+        left, rest = ([d for d in dims if isinstance(d, Sym) or d != 1] for dims in (left, rest))
+        if len(left) == 1 and not rest:
+            return left[0]      # one dim left over: the -1 is that dim (a flatten of [batch, 1])
         if any(isinstance(d, Sym) for d in left + rest):
             return Sym()
         num, den = int(np.prod(left)) if left else 1, int(np.prod(rest)) if rest else 1
@@ -392,7 +398,8 @@ class FoldFixedShapeValues(Transform):
             node.out_port(0).get_connection().set_source(const.out_port(0))
             graph.remove_node(node.id)
         for reshape in graph.nodes_by_op("Reshape"):
-            self._rewrite_target(graph, reshape, analysis)
+            if not self._remove_if_identity(graph, reshape, analysis):
+                self._rewrite_target(graph, reshape, analysis)
 
     @staticmethod
     def _anything_to_do(graph) -> bool:
@@ -402,6 +409,20 @@ class FoldFixedShapeValues(Transform):
         if any(d.get("shape_derived") for d in graph._node.values() if d.get("kind") == "data"):
             return True
         return any(reshape.in_value(1) is None for reshape in graph.nodes_by_op("Reshape"))
+
+    @staticmethod
+    def _remove_if_identity(graph, node, analysis) -> bool:
+        """A Reshape whose output has its input's dims, one by one, changes nothing: it goes (a
+        target computed at run time, e.g. transformers' ``attn_output.reshape(batch, -1, q_length,
+        head_dim)`` after attention, would otherwise cost a shape computation per inference and
+        keep the runtime from merging the Reshapes around it)."""
+        src = analysis.in_dims(node, 0)
+        out = analysis.dims.get(graph.output_data(node.id, 0))
+        if src is None or out is None or len(src) != len(out) or not all(_same(a, b) for a, b in zip(src, out)):
+            return False
+        node.out_port(0).get_connection().set_source(node.in_port(0).get_source())
+        graph.remove_node(node.id)
+        return True
 
     @staticmethod
     def _rewrite_target(graph, node, analysis) -> None:

@@ -7,7 +7,9 @@ PagedAttentionExtension with its sliding window); and OpenVINO GenAI's Continuou
 (a batch of two prompts of different lengths) and LLMPipeline with its PA and SDPA attention
 backends generate the tokens transformers' ``generate`` does, greedy and with beam search (3
 beams), at f32, for tiny random Llama (grouped-query attention), Qwen2, GPT-2, Phi-3 and Gemma2
-(a sliding window shorter than the text) models."""
+(a sliding window shorter than the text) models. The stateful and the paged model each run
+no more nodes per inference than OpenVINO's own IR of the same model
+(tests/utils/openvino_llm.py), the same FullyConnected layers and attention kernels."""
 import functools
 
 import numpy as np
@@ -20,6 +22,7 @@ from openvino._offline_transformations import paged_attention_transformation
 from mo import convert_model
 from tests.e2e.test_llm_stateful import LAYERS, compiled, converted, decoder
 from tests.utils.llm_folders import tokenizer
+from tests.utils.openvino_llm import openvino_decoder_ir
 
 ARCHS = ["llama", "qwen2", "gpt2", "phi3", "gemma2"]
 ROTARY = {"llama": True, "qwen2": True, "gpt2": False, "phi3": True, "gemma2": True}
@@ -57,6 +60,45 @@ def test_paged_attention_conversion(arch):
     assert len(attention) == LAYERS
     # input 10: the sliding window (0: none), computed from constants
     assert [_value(op.input_value(10)) for op in attention] == WINDOWS.get(arch, [0] * LAYERS)
+
+
+def runs_per_inference(model) -> dict[str, int]:
+    """Layer types of the compiled model's nodes that run at each inference (not the ones
+    computed from constants only, which the plugin runs once when it compiles), with counts."""
+    constant, kinds = set(), {}
+    for op in compiled(model).get_runtime_model().get_ordered_ops():
+        kind = op.get_rt_info()["layerType"].astype(str)
+        sources = [i.get_source_output().get_node().get_friendly_name() for i in op.inputs()]
+        if kind == "Const" or (sources and all(s in constant for s in sources)):
+            constant.add(op.get_friendly_name())
+        elif kind not in ("Input", "Output"):
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
+# the stateful IR of a model whose OpenVINO IR runs fewer nodes per inference (mo's runs the same
+# kernels and more small ones: the padding mask built by GatherND with its negative-index checks)
+MORE_NODES_THAN_OPENVINO = {("gpt2", "stateful")}
+
+
+@pytest.mark.parametrize("way", ["stateful", "paged"])
+@pytest.mark.parametrize("arch", ARCHS)
+def test_runs_no_more_than_openvinos_own_ir(arch, way):
+    model, ir = converted(arch)
+    theirs = openvino_decoder_ir(model)
+    if way == "paged":
+        ir = ir.clone()
+        for m in (ir, theirs):
+            paged_attention_transformation(m)
+    mine, reference = runs_per_inference(ir), runs_per_inference(theirs)
+    attention = "PagedAttention" if way == "paged" else "ScaledDotProductAttention"
+    assert mine.get(attention) == reference.get(attention) == LAYERS
+    assert mine["FullyConnected"] == reference["FullyConnected"]
+    assert "Softmax" not in mine and "MatMul" not in mine
+    if (arch, way) in MORE_NODES_THAN_OPENVINO:
+        assert sum(mine.values()) > sum(reference.values())     # listed: fails when it no longer holds
+    else:
+        assert sum(mine.values()) <= sum(reference.values()), (mine, reference)
 
 
 def _value(output) -> int:

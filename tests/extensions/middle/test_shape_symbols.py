@@ -147,3 +147,58 @@ def test_a_dim_known_to_be_1_broadcasts_where_its_inferred_size_is_lost():
     g = assert_rewrite(build, FoldFixedShapeValues, inputs, expect_ops=["Reshape", "Cos", "Multiply", "Reshape"])
     split = [r for r in g.nodes_by_op("Reshape") if r.in_port(0).get_source().node.op == "Multiply"][0]
     assert list(split.in_value(1)) == [0, 0, 2, 4] and split.special_zero
+
+
+def _reshaped_to_own_dims(shape, target_parts, src_of=None):
+    """x of ``shape`` reshaped to a target concatenated from ``target_parts``: an int list is a
+    constant, a tuple is dims of x (or of ``src_of(b, x)``) at those positions; then doubled."""
+    def build(b):
+        x = b.Parameter(shape=shape, element_type="f32", name="x")
+        y = src_of(b, x) if src_of else x
+        parts = [np.array(p, np.int64) if isinstance(p, list) else _dims_of(b, y, list(p)) for p in target_parts]
+        return b.Multiply(b.Reshape(y, b.Concat(*parts, axis=0), special_zero=False), np.float32(2))
+    return build
+
+
+def _heads(b, x):
+    """[batch, seq, 64] -> [batch, 4, seq, 16] through a projection: 4 and 16 fixed by the weights."""
+    h = b.MatMul(x, np.eye(64, dtype=np.float32))
+    return b.Transpose(b.Reshape(h, np.array([0, 0, 4, 16], np.int64), special_zero=True), np.array([0, 2, 1, 3]))
+
+
+@pytest.mark.parametrize("shape, parts, src_of, expect", [
+    # transformers' attn_output.reshape(batch, -1, q_len, head_dim)
+    ((-1, -1, 64), [(0,), [-1], (2,), [16]], _heads, ["MatMul", "Reshape", "Transpose", "Multiply"]),
+    ((-1, -1), [[-1], (1,)], None, ["Multiply"]),                          # input_ids.view(-1, seq_len) (GPT-2)
+    ((-1, -1), [[-1], [1], (2,)], lambda b, x: b.Unsqueeze(x, np.array([1])), ["Unsqueeze", "Multiply"]),  # 1s
+], ids=["heads", "flatten-batch", "ones"])
+def test_reshape_that_keeps_every_dim_goes(shape, parts, src_of, expect):
+    inputs = [np.random.default_rng(3).standard_normal([3 if d < 0 else d for d in shape]).astype(np.float32)]
+    assert_rewrite(_reshaped_to_own_dims(shape, parts, src_of), FoldFixedShapeValues, inputs, expect_ops=expect)
+
+
+def test_reshape_that_moves_a_dim_stays():
+    build = _reshaped_to_own_dims((-1, -1, 64), [(0,), (2,), [-1], [16]], _heads)    # [b, s, 4, 16]
+    inputs = [np.random.default_rng(3).standard_normal((2, 3, 64)).astype(np.float32)]
+    g = assert_untouched(build, FoldFixedShapeValues, inputs)
+    assert len(g.nodes_by_op("Reshape")) == 2
+
+
+def test_attention_output_rows_zeroed_by_the_mask_keep_the_querys_dims():
+    """The Select that zeroes query rows the mask hides from every key (the attention
+    translator's ``hidden_rows_to_zero``) has the attention output's dims, whatever the mask's:
+    the reshape transformers writes after attention then changes nothing and goes."""
+    def build(b):
+        q, k, v = (_heads(b, b.Parameter(shape=(-1, -1, 64), element_type="f32", name=n)) for n in "qkv")
+        mask = b.Parameter(shape=(-1, 1, -1, -1), element_type="boolean", name="mask")
+        attended = b.ScaledDotProductAttention(q, k, v, mask, causal=False)
+        hidden = b.ReduceLogicalAnd(b.LogicalNot(mask), np.array(-1, np.int64), keep_dims=True)
+        zeroed = b.Select(hidden, np.float32(0), attended)
+        zeroed.node["hidden_rows_to_zero"] = True
+        target = b.Concat(_dims_of(b, zeroed, [0]), np.array([-1], np.int64), _dims_of(b, q, [2]),
+                          np.array([16], np.int64), axis=0)
+        return b.Reshape(zeroed, target, special_zero=False)
+    rng = np.random.default_rng(4)
+    inputs = [rng.standard_normal((2, 3, 64)).astype(np.float32) for _ in range(3)] + [rng.random((2, 1, 3, 3)) < 0.7]
+    assert_rewrite(build, FoldFixedShapeValues, inputs, expect_ops=["MatMul", "Reshape", "Transpose"] * 3 + [
+        "ScaledDotProductAttention", "LogicalNot", "ReduceLogicalAnd", "Select"])
