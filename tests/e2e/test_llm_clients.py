@@ -7,12 +7,15 @@ Mixtral and Qwen2-MoE (mixtures of experts); its tokenizer encodes as the transf
 
 ``ContinuousBatchingPipeline`` (PagedAttention: continuous batching, what OpenVINO Model Server
 serves with) runs the folder as written and generates transformers' tokens too (the paged forms
-of each architecture are tested in ``test_llm_serving.py``). optimum-intel is not tested: its only release (2.2.0)
-needs transformers < 5.6 (this project uses 5.x above that), and with its dependencies left out
-it does not import with them (ImportError in its visual-language module)."""
+of each architecture are tested in ``test_llm_serving.py``). optimum-intel's ``OVModelForCausalLM``
+loads the folder with ``from_pretrained`` and generates transformers' tokens too, in the environment
+install.sh makes for it (``.venv-optimum``: its only release, 2.2.0, needs transformers < 5.6;
+torch and the rest are this environment's)."""
 import functools
 import json
 import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import openvino as ov
@@ -107,6 +110,35 @@ def test_continuous_batching_pipeline_runs_the_folder(arch, folders):
     ids = [prompt_ids(text) for text in PROMPTS]
     results = pipe.generate([ov.Tensor(i.numpy()) for i in ids], [genai_config()] * len(ids))
     assert [list(r.m_generation_ids[0]) for r in results] == [transformers_tokens(model, i) for i in ids]
+
+
+def optimum_python() -> str:
+    """The interpreter of the optimum-intel environment install.sh makes beside this one."""
+    path = os.path.join(os.path.dirname(sys.prefix), ".venv-optimum", "bin", "python")
+    assert os.path.isfile(path), f"{path} is missing: run install.sh (README, Quick start)"
+    return path
+
+
+def test_optimum_intel_generates_transformers_tokens(folders):
+    """OVModelForCausalLM.from_pretrained(folder) for every architecture, greedy and 3-beam: the
+    transformers tokenizer it loads encodes as ours, and the tokens are transformers' (one process
+    for all: importing optimum-intel takes seconds)."""
+    jobs, expected = [], []
+    for arch in sorted(CONFIGS):
+        model, _, out = folders(arch)
+        for text in PROMPTS:
+            ids = prompt_ids(text)
+            for beams in (1, 3):
+                jobs.append({"folder": out, "text": text, "beams": beams, "new_tokens": NEW_TOKENS})
+                expected.append({"input_ids": ids[0].tolist(), "tokens": transformers_tokens(model, ids, beams)})
+    script = os.path.join(os.path.dirname(os.path.dirname(__file__)), "utils", "optimum_generate.py")
+    run = subprocess.run([optimum_python(), script], input=json.dumps(jobs), capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = json.loads(run.stdout)
+    for job, got, want in zip(jobs, results, expected):
+        assert got == want, (os.path.basename(job["folder"]), job["text"], job["beams"])
+    assert len(results) == len(jobs)
 
 
 def test_model_object_with_a_tokenizer_and_a_name_of_its_own(tmp_path):
