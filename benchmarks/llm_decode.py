@@ -11,18 +11,23 @@ state starting empty at the batch size of ``input_ids``; written for mo's tests 
 tests/utils/openvino_llm.py, not taken from optimum). ``--ir NAME=PATH`` adds other IRs of the same
 weights, e.g. optimum-intel's export of the checkpoint ``--checkpoint DIR`` saves (or loads).
 
-Each IR is compiled once (CPU, f32 inference precision). A run resets the state, feeds a prompt of
+Each IR is compiled ``--compiles`` times per prompt length (CPU, f32 inference precision), the
+rounds spread over the compilations: where a compiled model's buffers land in memory moves its
+speed by a few percent for as long as it lives, as much as the IRs differ. ``--control`` adds an
+identical copy of mo's IR (``mo_copy``), which shows how far two runs of one IR differ by chance.
+A run resets the state, feeds a prompt of
 ``--prompt`` random tokens (time to first token: that inference) and then ``--new`` tokens one at
 a time greedily (decode tokens/s: the new tokens after the first over their time). Each round
 takes a new prompt, the same for every IR (GenAI would reuse the cache of a prompt it has seen),
 and runs the IRs in turn (in reverse order every other round), ``--repeats`` rounds per prompt
-length after one to warm up, so that the load of a shared machine hits all alike; the medians
+length (after one per compilation to warm up), so that the load of a shared machine hits all alike; the medians
 are printed, and mo's figure over the other IR's per round (median and range: the rounds pair
 runs made under the same load), also written as JSON with ``--json``. The IRs must generate the
 same tokens.
 
     python benchmarks/llm_decode.py [--hidden 768] [--layers 8] [--prompt 32,384] [--new 32] [--repeats 5]
-                                    [--genai PA,SDPA] [--checkpoint DIR] [--ir NAME=PATH ...]
+                                    [--compiles 5] [--control] [--genai PA,SDPA] [--checkpoint DIR]
+                                    [--ir NAME=PATH ...]
                                     [--kv_cache_precision f16] [--json figures.json]
 """
 from __future__ import annotations
@@ -106,15 +111,12 @@ def generate(request, prompt: np.ndarray, new: int) -> tuple[float, float, list[
 def genai_folder(ir_path: str, model, folder: str) -> str:
     """A folder OpenVINO GenAI loads: the IR as openvino_model.xml/.bin, the model's configs and a
     small tokenizer (the runs feed token ids; the pipeline only loads it)."""
-    import shutil
-
     import openvino
     import openvino_tokenizers
     sys.path.insert(0, ROOT)
     from tests.utils.llm_folders import tokenizer
     os.makedirs(folder)
-    for ext in ("xml", "bin"):
-        shutil.copy(ir_path[:-3] + ext, os.path.join(folder, f"openvino_model.{ext}"))
+    copy_ir(ir_path, os.path.join(folder, "openvino_model.xml"))
     model.config.save_pretrained(folder)
     model.generation_config.save_pretrained(folder)
     encoder, decoder = openvino_tokenizers.convert_tokenizer(tokenizer(), with_detokenizer=True)
@@ -137,6 +139,57 @@ def genai_generate(pipeline, prompt: np.ndarray, new: int) -> tuple[float, float
     return metrics.get_ttft().mean / 1000, 1000 / metrics.get_tpot().mean, list(result.tokens[0])
 
 
+def copy_ir(path: str, to: str) -> str:
+    """An identical copy of an IR (the control: two copies of one IR differ only by chance)."""
+    import shutil
+    for ext in ("xml", "bin"):
+        shutil.copy(path[:-3] + ext, to[:-3] + ext)
+    return to
+
+
+def make_runners(core, paths: dict, backends: list, genai_folders: dict, report: bool) -> dict:
+    """(way, IR name) -> a function running one generation, each IR compiled now (and an
+    LLMPipeline made for each backend)."""
+    runners = {}
+    for name, path in paths.items():
+        compiled = core.compile_model(path, "CPU", CONFIG)
+        if report:
+            kinds = [op.get_rt_info()["layerType"].astype(str) for op in compiled.get_runtime_model().get_ops()]
+            print(f"{name}: {len(kinds)} executed nodes, {kinds.count('ScaledDotProductAttention')} "
+                  f"ScaledDotProductAttention, {kinds.count('RoPE')} RoPE")
+        request = compiled.create_infer_request()
+        runners[("infer loop", name)] = lambda prompt, new, request=request: generate(request, prompt, new)
+    for backend in backends:
+        import openvino_genai
+        for name in paths:
+            pipeline = openvino_genai.LLMPipeline(genai_folders[name], "CPU", ATTENTION_BACKEND=backend, **CONFIG)
+            runners[(f"LLMPipeline {backend}", name)] = \
+                lambda prompt, new, pipeline=pipeline: genai_generate(pipeline, prompt, new)
+    return runners
+
+
+def report_length(length: int, paths: dict, runs: dict, results: dict) -> None:
+    """Prints the medians of one prompt length and mo's figures over each other IR's per round
+    (the rounds pair runs made under the same load); adds them to ``results``."""
+    for way in dict.fromkeys(w for w, _ in runs):
+        for name in paths:
+            r = runs[(way, name)]
+            if r[-1][2] != runs[(way, "mo")][-1][2]:
+                print(f"prompt {length}, {way}: mo's IR and {name} generate different tokens")
+            figures = {"ttft_ms": statistics.median(t[0] for t in r) * 1000,
+                       "tokens_per_s": statistics.median(t[1] for t in r)}
+            print(f"prompt {length:4d}  {way:16s} {name:9s} time to first token "
+                  f"{figures['ttft_ms']:8.1f} ms   decode {figures['tokens_per_s']:6.1f} tokens/s")
+            if name != "mo":
+                pairs = list(zip(runs[(way, "mo")], r))
+                for key, i in (("decode_ratio", 1), ("ttft_ratio", 0)):
+                    ratios = sorted(m[i] / o[i] for m, o in pairs)
+                    figures[key] = [statistics.median(ratios), ratios[0], ratios[-1]]
+                print(f"prompt {length:4d}  {way:16s} mo / {name}: decode {_ratio(figures['decode_ratio'])}, "
+                      f"time to first token {_ratio(figures['ttft_ratio'])} (per round: median [range])")
+            results[f"{way}/{name}/{length}"] = figures
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hidden", type=int, default=768)
@@ -151,6 +204,10 @@ def main(argv=None) -> dict:
                         help="another IR of the same weights to compare (repeatable)")
     parser.add_argument("--kv_cache_precision", help="KV_CACHE_PRECISION for every IR (default: the plugin's "
                         "default or the IR's runtime_options)")
+    parser.add_argument("--compiles", type=int, default=5, help="compile each IR afresh this many times per "
+                        "prompt length, the rounds spread over them (default 5)")
+    parser.add_argument("--control", action="store_true", help="also run an identical copy of mo's IR "
+                        "(mo_copy): how far two copies of one IR differ by chance")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     import openvino as ov
@@ -161,51 +218,32 @@ def main(argv=None) -> dict:
     results = {}
     with tempfile.TemporaryDirectory() as folder:
         paths = {"mo": mo_ir(model, folder), "openvino": openvino_ir(model, folder)}
+        if args.control:
+            paths["mo_copy"] = copy_ir(paths["mo"], os.path.join(folder, "mo_copy.xml"))
         paths.update(item.split("=", 1) for item in args.ir)
-        runners = {}       # (way, IR) -> a function running one generation
-        for name, path in paths.items():
-            compiled = core.compile_model(path, "CPU", CONFIG)
-            kinds = [op.get_rt_info()["layerType"].astype(str) for op in compiled.get_runtime_model().get_ops()]
-            print(f"{name}: {len(kinds)} executed nodes, {kinds.count('ScaledDotProductAttention')} "
-                  f"ScaledDotProductAttention, {kinds.count('RoPE')} RoPE")
-            request = compiled.create_infer_request()
-            runners[("infer loop", name)] = lambda prompt, new, request=request: generate(request, prompt, new)
-        for backend in filter(None, args.genai.split(",")):
-            import openvino_genai
-            for name, path in paths.items():
-                where = os.path.join(folder, f"genai_{name}")
-                if not os.path.isdir(where):
-                    genai_folder(path, model, where)
-                pipeline = openvino_genai.LLMPipeline(where, "CPU", ATTENTION_BACKEND=backend, **CONFIG)
-                runners[(f"LLMPipeline {backend}", name)] = \
-                    lambda prompt, new, pipeline=pipeline: genai_generate(pipeline, prompt, new)
+        backends = list(filter(None, args.genai.split(",")))
+        genai_folders = {name: genai_folder(path, model, os.path.join(folder, f"genai_{name}"))
+                         for name, path in paths.items()} if backends else {}
         del model
         rng = np.random.default_rng(0)
+        compiles = max(1, min(args.compiles, args.repeats))
         for length in (int(n) for n in args.prompt.split(",")):
-            runs = {key: [] for key in runners}
-            for round_ in range(args.repeats + 1):      # the first round warms up
-                # a new prompt each round (GenAI would reuse the cache of a prompt it has seen); the
-                # order of the runs is reversed every other round (no IR always runs first)
-                prompt = rng.integers(3, 32000, (1, length))
-                for key, run in (reversed if round_ % 2 else iter)(list(runners.items())):
-                    runs[key].append(run(prompt, args.new))
-            for way in dict.fromkeys(w for w, _ in runners):
-                for name in paths:
-                    if runs[(way, name)][-1][2] != runs[(way, "mo")][-1][2]:
-                        print(f"prompt {length}, {way}: mo's IR and {name} generate different tokens")
-                    r = runs[(way, name)][1:]
-                    figures = {"ttft_ms": statistics.median(t[0] for t in r) * 1000,
-                               "tokens_per_s": statistics.median(t[1] for t in r)}
-                    print(f"prompt {length:4d}  {way:16s} {name:9s} time to first token "
-                          f"{figures['ttft_ms']:8.1f} ms   decode {figures['tokens_per_s']:6.1f} tokens/s")
-                    if name != "mo":      # per round: mo's figure over this IR's
-                        pairs = list(zip(runs[(way, "mo")][1:], r))
-                        for key, i, better in (("decode_ratio", 1, "higher"), ("ttft_ratio", 0, "lower")):
-                            ratios = sorted(m[i] / o[i] for m, o in pairs)
-                            figures[key] = [statistics.median(ratios), ratios[0], ratios[-1]]
-                        print(f"prompt {length:4d}  {way:16s} mo / {name}: decode {_ratio(figures['decode_ratio'])}, "
-                              f"time to first token {_ratio(figures['ttft_ratio'])} (per round: median [range])")
-                    results[f"{way}/{name}/{length}"] = figures
+            runs = {}
+            for session in range(compiles):
+                # each IR compiled afresh per session: where the plugin's buffers land in memory
+                # changes a run's speed by a few percent for the life of a compiled model
+                runners = make_runners(core, paths, backends, genai_folders, report=not results and not session)
+                rounds = args.repeats // compiles + (session < args.repeats % compiles)
+                for round_ in range(rounds + 1):      # the first round of a session warms up
+                    # a new prompt each round (GenAI would reuse the cache of a prompt it has seen); the
+                    # order of the runs is reversed every other round (no IR always runs first)
+                    prompt = rng.integers(3, 32000, (1, length))
+                    for key, run in (reversed if round_ % 2 else iter)(list(runners.items())):
+                        result = run(prompt, args.new)
+                        if round_:
+                            runs.setdefault(key, []).append(result)
+                del runners
+            report_length(length, paths, runs, results)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
