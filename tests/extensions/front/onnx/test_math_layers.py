@@ -179,3 +179,15 @@ def test_rotary_embedding_dynamic_head_size(compare, interleaved):
     caches = [rng.normal(size=(2, 3, 4)).astype(np.float32) for _ in range(2)]
     compare("RotaryEmbedding", {"x": x, "cos": caches[0], "sin": caches[1]}, opset=23, dynamic=True,
             interleaved=interleaved)
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [((2, 0), (0, 3)), ((4, 2, 0), (0, 5)), ((0,), (0, 4)), ((2, 0), (0,)),
+                                              ((5, 1, 2, 0), (3, 0, 4))])
+def test_matmul_over_an_empty_inner_dim_is_zeros(compare, a_shape, b_shape):
+    """The CPU plugin does not compile a MatMul whose inner dim is 0: extensions/middle/empty_products.py."""
+    compare("MatMul", {"a": np.ones(a_shape, np.float32), "b": np.ones(b_shape, np.float32)})
+
+
+def test_gemm_over_an_empty_inner_dim_is_the_scaled_bias(compare):
+    compare("Gemm", {"a": np.ones((0, 3), np.float32), "b": np.ones((0, 4), np.float32),
+                     "c": np.arange(4, dtype=np.float32)}, transA=1, beta=2.0)
