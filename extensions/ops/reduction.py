@@ -5,7 +5,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.shape import normalize_axes
-from mo.utils.types import INT_TYPES
+from mo.utils.types import INT_TYPES, np_dtype
 
 
 class Reduce(Op):
@@ -43,14 +43,32 @@ class Reduce(Op):
         return [tuple(d for i, d in enumerate(shape) if i not in axes)]
 
 
+def _extreme(dtype: np.dtype, highest: bool):
+    """The identity of max (``highest`` False) or min over ``dtype``: an infinity for floats, the
+    bound of an integer type (OpenVINO leaves a reduction over no elements undefined; this is what
+    ONNX and TensorFlow give, and a constant-folded one keeps it)."""
+    if np.issubdtype(dtype, np.floating):
+        return np.inf if highest else -np.inf
+    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+    return (info.max if highest else info.min) if info is not None else highest
+
+
+def reduction_identity(op: str, element_type: str):
+    """What reduction ``op`` gives over no elements of ``element_type``: its identity."""
+    dtype = np.dtype(np_dtype(element_type))
+    return {"ReduceSum": 0, "ReduceL1": 0, "ReduceL2": 0, "ReduceProd": 1,
+            "ReduceMax": _extreme(dtype, False), "ReduceMin": _extreme(dtype, True),
+            "ReduceLogicalAnd": True, "ReduceLogicalOr": False}[op]
+
+
 def _make(name, fn, version="opset1", boolean=False):
     return type(name, (Reduce,), {"op": name, "version": version, "fn": staticmethod(fn)})
 
 
 ReduceSum = _make("ReduceSum", lambda x, a, k: np.sum(x, axis=a, keepdims=k))
 ReduceMean = _make("ReduceMean", lambda x, a, k: np.mean(x, axis=a, keepdims=k))
-ReduceMax = _make("ReduceMax", lambda x, a, k: np.max(x, axis=a, keepdims=k))
-ReduceMin = _make("ReduceMin", lambda x, a, k: np.min(x, axis=a, keepdims=k))
+ReduceMax = _make("ReduceMax", lambda x, a, k: np.max(x, axis=a, keepdims=k, initial=_extreme(x.dtype, False)))
+ReduceMin = _make("ReduceMin", lambda x, a, k: np.min(x, axis=a, keepdims=k, initial=_extreme(x.dtype, True)))
 ReduceProd = _make("ReduceProd", lambda x, a, k: np.prod(x, axis=a, keepdims=k))
 ReduceL1 = _make("ReduceL1", lambda x, a, k: np.sum(np.abs(x), axis=a, keepdims=k), "opset4")
 ReduceL2 = _make("ReduceL2", lambda x, a, k: np.sqrt(np.sum(np.square(x), axis=a, keepdims=k)), "opset4")

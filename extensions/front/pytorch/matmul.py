@@ -22,7 +22,7 @@ def linear(node, a, b):
 @aten("aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::dot", "aten::vdot")
 def matmul(node, a, b):
     """The plain products: one MatMul (numpy's rules, as torch.matmul's; vdot of real vectors is
-    dot; a product over an empty inner dim: extensions/middle/empty_products.py)."""
+    dot; a product over an empty inner dim: extensions/middle/empty_reductions.py)."""
     _, (x, y) = promoted(a, (0, 1), b)
     return [b.MatMul(x, y)]
 

@@ -184,10 +184,23 @@ def test_rotary_embedding_dynamic_head_size(compare, interleaved):
 @pytest.mark.parametrize("a_shape, b_shape", [((2, 0), (0, 3)), ((4, 2, 0), (0, 5)), ((0,), (0, 4)), ((2, 0), (0,)),
                                               ((5, 1, 2, 0), (3, 0, 4))])
 def test_matmul_over_an_empty_inner_dim_is_zeros(compare, a_shape, b_shape):
-    """The CPU plugin does not compile a MatMul whose inner dim is 0: extensions/middle/empty_products.py."""
+    """The CPU plugin does not compile a MatMul whose inner dim is 0: extensions/middle/empty_reductions.py."""
     compare("MatMul", {"a": np.ones(a_shape, np.float32), "b": np.ones(b_shape, np.float32)})
 
 
 def test_gemm_over_an_empty_inner_dim_is_the_scaled_bias(compare):
     compare("Gemm", {"a": np.ones((0, 3), np.float32), "b": np.ones((0, 4), np.float32),
                      "c": np.arange(4, dtype=np.float32)}, transA=1, beta=2.0)
+
+
+def test_einsum_over_an_empty_dim_is_zeros(compare):
+    compare("Einsum", {"a": np.ones((3, 0), np.float32), "b": np.ones((0, 4), np.float32)}, equation="ij,jk->ik")
+
+
+@pytest.mark.parametrize("op_type, dtype", [(op, np.float32) for op in ("ReduceMax", "ReduceMin", "ReduceProd",
+                                                                         "ReduceSum", "ReduceL2")] +
+                         [(op, np.int32) for op in ("ReduceMax", "ReduceMin", "ReduceProd", "ReduceSum")])
+def test_reductions_over_an_empty_axis_give_their_identity(compare, op_type, dtype):
+    """Undefined in OpenVINO's opset: extensions/middle/empty_reductions.py gives what ONNX Runtime gives."""
+    compare(op_type, {"x": np.ones((2, 0, 3), dtype)}, opset=18, initializers=[("axes", np.array([1], np.int64))],
+            keepdims=0)

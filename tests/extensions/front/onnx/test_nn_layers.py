@@ -258,3 +258,15 @@ def test_qlinear_conv_with_bias(tmp_path):
     params = {**qlinear_conv_params((3, 2, 2, 2), False), "bias": rng.integers(-500, 500, 3).astype(np.int32)}
     model = one_node("QLinearConv", [("x", U8, [1, 2, 5, 5])], params)
     check(model, [rng.integers(0, 255, (1, 2, 5, 5)).astype(np.uint8)], tmp_path)
+
+
+@pytest.mark.parametrize("x_shape, w_shape, attrs", [
+    ((1, 0, 5, 5), (4, 0, 3, 3), {}),                                  # no input channels
+    ((1, 2, 0, 5), (4, 2, 1, 1), {"pads": [1, 1, 1, 1]}),              # the output is padding only
+    ((0, 2, 5, 5), (4, 2, 3, 3), {}),                                  # an empty batch
+], ids=["no_channels", "padding_only", "empty_batch"])
+def test_conv_of_empty_data_is_zeros(tmp_path, x_shape, w_shape, attrs):
+    """The CPU plugin leaves these outputs uninitialised: extensions/middle/empty_reductions.py."""
+    model = one_node("Conv", [("x", F, list(x_shape))], {"w": np.ones(w_shape, np.float32)}, **attrs)
+    for _ in range(3):
+        check(model, [np.ones(x_shape, np.float32)], tmp_path)
