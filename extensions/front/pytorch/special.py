@@ -1,10 +1,10 @@
 """ATen special functions that OpenVINO has no operation for, built from elementwise opset ops
 in the input's floating-point type: gamma family (lgamma, digamma, polygamma, mvlgamma, Hurwitz
-zeta), error-function family (erfinv, erfcx, ndtr, ndtri, log_ndtr), Bessel functions (modified
-of the first kind i0, i0e, i1, i1e; J0, J1, Y0, Y1; K0, K1, also scaled), sinc, entr, xlogy /
-xlog1py, spherical_bessel_j0, and the classical orthogonal polynomials (Chebyshev T U V W and
-their shifted forms, Hermite H and He, Laguerre, Legendre) by their three-term recurrences in a
-Loop.
+zeta, the regularized incomplete gamma functions igamma / igammac), error-function family
+(erfinv, erfcx, ndtr, ndtri, log_ndtr), Bessel functions (modified of the first kind i0, i0e, i1,
+i1e; J0, J1, Y0, Y1; K0, K1, also scaled), sinc, entr, xlogy / xlog1py, spherical_bessel_j0, and
+the classical orthogonal polynomials (Chebyshev T U V W and their shifted forms, Hermite H and He,
+Laguerre, Legendre) by their three-term recurrences in a Loop.
 
 The series and expansions are the textbook ones (Stirling and Euler-Maclaurin sums after a shift
 of the argument, reflection formulas for negative arguments, continued fractions, power series
@@ -164,6 +164,74 @@ def mvlgamma(node, a, b):
     for j in range(p):
         total = b.Add(total, log_gamma(b, b.Subtract(x, c(j / 2)), c))
     return [total]
+
+
+GAMMA_TERMS = 160    # iterations of the incomplete gamma's series / continued fraction
+TINY = 1e-30         # the continued fraction's guard against a zero denominator (modified Lentz)
+
+
+def regularized_gamma(node, b, s, x, c, upper: bool):
+    """The regularized incomplete gamma P(s, x) = gamma(s, x) / Gamma(s) (``upper``: Q = 1 - P)
+    with PyTorch's values at the edges. Where x < s + 1, P by its power series
+    x^s e^-x / Gamma(s + 1) sum x^n / ((s + 1) ... (s + n)); elsewhere Q by the continued fraction
+    x^s e^-x / Gamma(s) / (x + 1 - s - 1 (1 - s) / (x + 3 - s - 2 (2 - s) / ...)), evaluated by the
+    modified Lentz method; both in one Loop of GAMMA_TERMS iterations."""
+    shape = b.ShapeOf(b.Add(s, x))
+    s, x = b.Broadcast(s, shape), b.Broadcast(x, shape)
+    dtype = x.data.get_dtype()
+    inside = b.LogicalAnd(b.LogicalAnd(b.Greater(s, c(0)), b.Greater(x, c(0))),
+                          b.LogicalAnd(b.Less(s, c(np.inf)), b.Less(x, c(np.inf))))
+    ss, xx = b.Select(inside, s, c(1)), b.Select(inside, x, c(1))     # finite, positive stand-ins
+    prefix = b.Exp(b.Subtract(b.Subtract(b.Multiply(ss, b.Log(xx)), xx), log_gamma(b, ss, c)))
+    one = b.Add(b.Multiply(xx, c(0)), c(1))
+    denominator = b.Add(b.Subtract(xx, ss), c(1))                      # x + 1 - s
+    guarded = lambda bb, v, cc: bb.Select(bb.Less(bb.Abs(v), cc(TINY)), cc(TINY), v)  # noqa: E731
+    d0 = b.Divide(c(1), guarded(b, denominator, c))
+
+    def step(bb, k, carried, invariant):
+        term, total, lentz_c, lentz_d, fraction = carried
+        s_, x_ = invariant
+        cc = lambda v: const(bb, v, dtype)  # noqa: E731
+        n = bb.Add(bb.Convert(k, destination_type=dtype), cc(1))
+        term = bb.Multiply(term, bb.Divide(x_, bb.Add(s_, n)))
+        numerator = bb.Multiply(bb.Negative(n), bb.Subtract(n, s_))            # -n (n - s)
+        base = bb.Add(bb.Add(bb.Subtract(x_, s_), cc(1)), bb.Multiply(cc(2), n))   # x + 2n + 1 - s
+        lentz_d = bb.Divide(cc(1), guarded(bb, bb.Add(bb.Multiply(numerator, lentz_d), base), cc))
+        lentz_c = guarded(bb, bb.Add(base, bb.Divide(numerator, lentz_c)), cc)
+        return [term, bb.Add(total, term), lentz_c, lentz_d, bb.Multiply(fraction, bb.Multiply(lentz_c, lentz_d))]
+    _, total, _, _, fraction = column_loop(b, node, b.const(np.int64(GAMMA_TERMS)),
+                                           [one, one, b.Multiply(one, c(1 / TINY)), d0, d0], [ss, xx], step,
+                                           "incomplete_gamma")
+    lower = b.Divide(b.Multiply(prefix, total), ss)
+    upper_fraction = b.Multiply(prefix, fraction)
+    series = b.Less(xx, b.Add(ss, c(1)))
+    p = b.Select(series, lower, b.Subtract(c(1), upper_fraction))
+    q = b.Select(series, b.Subtract(c(1), lower), upper_fraction)
+    value = q if upper else p
+    # the edges, as PyTorch gives them: P(0, x > 0) = 1, P(s, 0) = 0, P(inf, x < inf) = 0,
+    # P(s, inf) = 1; NaN for a negative argument, s = x = 0 and s = x = inf (Q: 1 - those)
+    low, high = (c(1), c(0)) if upper else (c(0), c(1))
+    value = b.Select(b.Equal(x, c(np.inf)), high, value)
+    value = b.Select(b.Equal(s, c(np.inf)), low, value)
+    value = b.Select(b.Equal(x, c(0)), low, value)
+    value = b.Select(b.Equal(s, c(0)), high, value)
+    invalid = b.LogicalOr(b.LogicalOr(b.Less(s, c(0)), b.Less(x, c(0))),
+                          b.LogicalOr(b.LogicalAnd(b.Equal(s, c(0)), b.Equal(x, c(0))),
+                                      b.LogicalAnd(b.Equal(s, c(np.inf)), b.Equal(x, c(np.inf)))))
+    invalid = b.LogicalOr(invalid, b.LogicalOr(b.NotEqual(s, s), b.NotEqual(x, x)))
+    return b.Select(invalid, c(np.nan), value)
+
+
+@aten("aten::igamma", "aten::special_gammainc", "aten::igammac", "aten::special_gammaincc")
+def igamma(node, a, b):
+    """igamma(s, x) / special.gammainc: the regularized lower incomplete gamma function; igammac /
+    gammaincc the upper one."""
+    et, (s, x) = promoted(a, (0, 1), b)
+    if not is_float_type(et):
+        s, x = convert(b, s, "f32"), convert(b, x, "f32")
+        et = "f32"
+    upper = node.fw_op in ("aten::igammac", "aten::special_gammaincc")
+    return [regularized_gamma(node, b, s, x, lambda v: const(b, v, et), upper)]
 
 
 @aten("aten::special_zeta")

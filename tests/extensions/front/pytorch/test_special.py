@@ -1,6 +1,7 @@
 """Layer tests of the ATen special functions (extensions/front/pytorch/special.py) through each
-capture path: gamma and zeta functions, the error-function family, modified Bessel functions and
-the orthogonal polynomials, against PyTorch's own values."""
+capture path: gamma and zeta functions, the regularized incomplete gamma functions, the
+error-function family, modified Bessel functions and the orthogonal polynomials, against
+PyTorch's own values."""
 import pytest
 import torch
 
@@ -21,6 +22,26 @@ class Gamma(torch.nn.Module):
 @pytest.mark.parametrize("path", PATHS)
 def test_gamma_family(path, tmp_path):
     check_module(Gamma(), (X, POSITIVE), tmp_path, path, rtol=1e-3, atol=1e-4)
+
+
+class IncompleteGamma(torch.nn.Module):
+    def forward(self, s, x):
+        return torch.igamma(s, x), torch.igammac(s, x), torch.special.gammainc(s, x * 2), \
+            torch.special.gammaincc(s[:120].to(torch.float64), x[:120].to(torch.float64))   # f64: finite only
+
+
+# both sides of x = s + 1 (the series and the continued fraction), large s and x near each other,
+# and the edges: zeros, infinities, negative and NaN arguments (the CPU plugin's f64 inputs do not
+# keep every infinity: the f64 output takes the finite part)
+EDGES = [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (2.0, float("inf")), (float("inf"), 1.0), (float("inf"), float("inf")),
+         (-1.0, 1.0), (3.0, -1.0), (0.5, 1e-4), (100.0, 100.0), (50.0, 80.0), (1e-3, 5.0), (float("nan"), 1.0)]
+S = torch.cat([torch.rand(120) * 20, torch.tensor([e[0] for e in EDGES])])
+S_X = torch.cat([torch.rand(120) * 30, torch.tensor([e[1] for e in EDGES])])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_regularized_incomplete_gamma(path, tmp_path):
+    check_module(IncompleteGamma(), (S, S_X), tmp_path, path, rtol=1e-4, atol=1e-5)
 
 
 class ErrorFunctions(torch.nn.Module):
