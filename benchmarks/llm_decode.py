@@ -22,12 +22,13 @@ takes a new prompt, the same for every IR (GenAI would reuse the cache of a prom
 and runs the IRs in turn (in reverse order every other round), ``--repeats`` rounds per prompt
 length (after one per compilation to warm up), so that the load of a shared machine hits all alike; the medians
 are printed, and mo's figure over the other IR's per round (median and range: the rounds pair
-runs made under the same load), also written as JSON with ``--json``. The IRs must generate the
+runs made under the same load; ``--pair A/B`` adds other pairs, e.g. two weight-compressed IRs
+given with ``--ir``), also written as JSON with ``--json``. The IRs must generate the
 same tokens.
 
     python benchmarks/llm_decode.py [--hidden 768] [--layers 8] [--prompt 32,384] [--new 32] [--repeats 5]
                                     [--compiles 5] [--control] [--genai PA,SDPA] [--checkpoint DIR]
-                                    [--ir NAME=PATH ...]
+                                    [--ir NAME=PATH ...] [--pair A/B ...]
                                     [--kv_cache_precision f16] [--json figures.json]
 """
 from __future__ import annotations
@@ -168,9 +169,9 @@ def make_runners(core, paths: dict, backends: list, genai_folders: dict, report:
     return runners
 
 
-def report_length(length: int, paths: dict, runs: dict, results: dict) -> None:
-    """Prints the medians of one prompt length and mo's figures over each other IR's per round
-    (the rounds pair runs made under the same load); adds them to ``results``."""
+def report_length(length: int, paths: dict, runs: dict, results: dict, pairs: list) -> None:
+    """Prints the medians of one prompt length and, for each (A, B) of ``pairs``, A's figures
+    over B's per round (the rounds pair runs made under the same load); adds them to ``results``."""
     for way in dict.fromkeys(w for w, _ in runs):
         for name in paths:
             r = runs[(way, name)]
@@ -180,14 +181,16 @@ def report_length(length: int, paths: dict, runs: dict, results: dict) -> None:
                        "tokens_per_s": statistics.median(t[1] for t in r)}
             print(f"prompt {length:4d}  {way:16s} {name:9s} time to first token "
                   f"{figures['ttft_ms']:8.1f} ms   decode {figures['tokens_per_s']:6.1f} tokens/s")
-            if name != "mo":
-                pairs = list(zip(runs[(way, "mo")], r))
-                for key, i in (("decode_ratio", 1), ("ttft_ratio", 0)):
-                    ratios = sorted(m[i] / o[i] for m, o in pairs)
-                    figures[key] = [statistics.median(ratios), ratios[0], ratios[-1]]
-                print(f"prompt {length:4d}  {way:16s} mo / {name}: decode {_ratio(figures['decode_ratio'])}, "
-                      f"time to first token {_ratio(figures['ttft_ratio'])} (per round: median [range])")
             results[f"{way}/{name}/{length}"] = figures
+        for first, second in pairs:
+            figures = results[f"{way}/{second}/{length}"] if first == "mo" else {}
+            for key, i in (("decode_ratio", 1), ("ttft_ratio", 0)):
+                ratios = sorted(m[i] / o[i] for m, o in zip(runs[(way, first)], runs[(way, second)]))
+                figures[key] = [statistics.median(ratios), ratios[0], ratios[-1]]
+            print(f"prompt {length:4d}  {way:16s} {first} / {second}: decode {_ratio(figures['decode_ratio'])}, "
+                  f"time to first token {_ratio(figures['ttft_ratio'])} (per round: median [range])")
+            if first != "mo":
+                results[f"{way}/{first}:{second}/{length}"] = figures
 
 
 def main(argv=None) -> dict:
@@ -208,6 +211,9 @@ def main(argv=None) -> dict:
                         "prompt length, the rounds spread over them (default 5)")
     parser.add_argument("--control", action="store_true", help="also run an identical copy of mo's IR "
                         "(mo_copy): how far two copies of one IR differ by chance")
+    parser.add_argument("--pair", action="append", default=[], metavar="A/B",
+                        help="also print IR A's figures over IR B's per round (repeatable), e.g. two IRs of "
+                        "the same compression from --ir")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     import openvino as ov
@@ -243,7 +249,8 @@ def main(argv=None) -> dict:
                         if round_:
                             runs.setdefault(key, []).append(result)
                 del runners
-            report_length(length, paths, runs, results)
+            pairs = [("mo", name) for name in paths if name != "mo"] + [tuple(p.split("/", 1)) for p in args.pair]
+            report_length(length, paths, runs, results, pairs)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
