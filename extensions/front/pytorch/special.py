@@ -2,9 +2,9 @@
 in the input's floating-point type: gamma family (lgamma, digamma, polygamma, mvlgamma, Hurwitz
 zeta, the regularized incomplete gamma functions igamma / igammac), error-function family
 (erfinv, erfcx, ndtr, ndtri, log_ndtr), Bessel functions (modified of the first kind i0, i0e, i1,
-i1e; J0, J1, Y0, Y1; K0, K1, also scaled), sinc, entr, xlogy / xlog1py, spherical_bessel_j0, and
-the classical orthogonal polynomials (Chebyshev T U V W and their shifted forms, Hermite H and He,
-Laguerre, Legendre) by their three-term recurrences in a Loop.
+i1e; J0, J1, Y0, Y1; K0, K1, also scaled), the Airy function Ai, sinc, entr, xlogy / xlog1py,
+spherical_bessel_j0, and the classical orthogonal polynomials (Chebyshev T U V W and their shifted
+forms, Hermite H and He, Laguerre, Legendre) by their three-term recurrences in a Loop.
 
 The series and expansions are the textbook ones (Stirling and Euler-Maclaurin sums after a shift
 of the argument, reflection formulas for negative arguments, continued fractions, power series
@@ -511,6 +511,70 @@ def modified_bessel_k(node, a, b):
     x, c = _float_input(node, a, b)
     order, scaled = _BESSEL_K[node.fw_op]
     return [bessel_k(node, b, x, c, order, scaled)]
+
+
+AIRY_POSITIVE = 3.0      # Ai by its asymptotic expansion from here up, by its power series below
+AIRY_NEGATIVE = -5.0     # and by the oscillating asymptotic expansion from here down
+AIRY_ZERO = (0.355028053887817239, 0.258819403792806798)     # Ai(0), -Ai'(0)
+
+
+def _airy_coefficients(count: int) -> list[float]:
+    """u_0 .. u_count-1 of the Airy asymptotic expansions: u_k = u_k-1 (6k-5)(6k-3)(6k-1) / ((2k-1) 216 k)."""
+    values = [1.0]
+    for k in range(1, count):
+        values.append(values[-1] * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k))
+    return values
+
+
+def airy_ai(node, b, x, c):
+    """Ai(x): the power series c1 f(x) - c2 g(x) (f = sum x^3k / ((2 3)(5 6) ... ((3k-1) 3k)),
+    g = sum x^(3k+1) / ((3 4)(6 7) ... (3k (3k+1))), c1 = Ai(0), c2 = -Ai'(0); in a Loop) between
+    AIRY_NEGATIVE and AIRY_POSITIVE; above, e^-z / (2 sqrt(pi) x^1/4) sum (-1)^k u_k z^-k with
+    z = 2/3 x^3/2; below, (sin(z + pi/4) P - cos(z + pi/4) Q) / (sqrt(pi) |x|^1/4) with the even
+    and odd terms of that sum in P and Q (z of |x|). NaN at infinities (as PyTorch gives) and NaN."""
+    u = _airy_coefficients(16)
+    dtype = x.data.get_dtype()
+    # the power series
+    middle = b.Minimum(b.Maximum(x, c(AIRY_NEGATIVE)), c(AIRY_POSITIVE))
+    cube = b.Multiply(b.Multiply(middle, middle), middle)
+    one = b.Add(b.Multiply(middle, c(0)), c(1))
+
+    def step(bb, k, carried, invariant):
+        f_term, f, g_term, g = carried
+        (cube_,) = invariant
+        cc = lambda v: const(bb, v, dtype)  # noqa: E731
+        three_k = bb.Multiply(bb.Add(bb.Convert(k, destination_type=dtype), cc(1)), cc(3))
+        f_term = bb.Multiply(f_term, bb.Divide(cube_, bb.Multiply(bb.Subtract(three_k, cc(1)), three_k)))
+        g_term = bb.Multiply(g_term, bb.Divide(cube_, bb.Multiply(three_k, bb.Add(three_k, cc(1)))))
+        return [f_term, bb.Add(f, f_term), g_term, bb.Add(g, g_term)]
+    _, f, _, g = column_loop(b, node, b.const(np.int64(30)), [one, one, middle, middle], [cube], step, "airy_series")
+    series = b.Subtract(b.Multiply(c(AIRY_ZERO[0]), f), b.Multiply(c(AIRY_ZERO[1]), g))
+    # the decaying side
+    high = b.Maximum(x, c(AIRY_POSITIVE))
+    z = b.Multiply(c(2 / 3), b.Multiply(high, b.Sqrt(high)))
+    total = _polynomial(b, b.Divide(c(1), z), [(-1) ** k * v for k, v in enumerate(u[:12])], c)
+    decaying = b.Divide(b.Multiply(b.Exp(b.Negative(z)), total),
+                        b.Multiply(c(2 * math.sqrt(math.pi)), b.Sqrt(b.Sqrt(high))))
+    # the oscillating side
+    low = b.Maximum(b.Negative(x), c(-AIRY_NEGATIVE))
+    z = b.Multiply(c(2 / 3), b.Multiply(low, b.Sqrt(low)))
+    inverse = b.Divide(c(1), z)
+    inverse2 = b.Multiply(inverse, inverse)
+    p = _polynomial(b, inverse2, [(-1) ** k * u[2 * k] for k in range(8)], c)
+    q = b.Multiply(inverse, _polynomial(b, inverse2, [(-1) ** k * u[2 * k + 1] for k in range(7)], c))
+    phase = b.Add(z, c(math.pi / 4))
+    oscillating = b.Divide(b.Subtract(b.Multiply(b.Sin(phase), p), b.Multiply(b.Cos(phase), q)),
+                           b.Multiply(c(math.sqrt(math.pi)), b.Sqrt(b.Sqrt(low))))
+    result = b.Select(b.GreaterEqual(x, c(AIRY_POSITIVE)), decaying,
+                      b.Select(b.LessEqual(x, c(AIRY_NEGATIVE)), oscillating, series))
+    undefined = b.LogicalOr(b.Equal(b.Abs(x), c(np.inf)), b.NotEqual(x, x))       # infinities and NaN
+    return b.Select(undefined, c(np.nan), result)
+
+
+@aten("aten::special_airy_ai")
+def special_airy_ai(node, a, b):
+    x, c = _float_input(node, a, b)
+    return [airy_ai(node, b, x, c)]
 
 
 @aten("aten::special_spherical_bessel_j0")

@@ -1,7 +1,7 @@
 """Layer tests of the ATen special functions (extensions/front/pytorch/special.py) through each
 capture path: gamma and zeta functions, the regularized incomplete gamma functions, the
-error-function family, modified Bessel functions and the orthogonal polynomials, against
-PyTorch's own values."""
+error-function family, modified Bessel functions, the Airy function and the orthogonal
+polynomials, against PyTorch's own values."""
 import pytest
 import torch
 
@@ -42,6 +42,22 @@ S_X = torch.cat([torch.rand(120) * 30, torch.tensor([e[1] for e in EDGES])])
 @pytest.mark.parametrize("path", PATHS)
 def test_regularized_incomplete_gamma(path, tmp_path):
     check_module(IncompleteGamma(), (S, S_X), tmp_path, path, rtol=1e-4, atol=1e-5)
+
+
+class Airy(torch.nn.Module):
+    def forward(self, x, n):
+        return torch.special.airy_ai(x), torch.special.airy_ai(n)
+
+
+# both asymptotic sides and the power series between them, their switch points, the edges; and an
+# integer input (computed in f32)
+AIRY_X = torch.cat([torch.linspace(-30, 30, 601), torch.tensor([-5.0, 3.0, 0.0, float("inf"), -float("inf"),
+                                                                float("nan")])])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_airy_ai(path, tmp_path):
+    check_module(Airy(), (AIRY_X, torch.arange(-8, 8)), tmp_path, path, rtol=1e-3, atol=1e-5)
 
 
 class ErrorFunctions(torch.nn.Module):
