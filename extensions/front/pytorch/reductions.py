@@ -381,7 +381,10 @@ def vector_norm(node, a, b):
     # PyTorch accumulates half-precision norms in f32
     x = convert(b, x, "f32" if result_et in ("f16", "bf16") else result_et)
     order = a.const("ord", 2) if a.has("ord") else (a.const("p", 2) if a.has("p") else 2)
-    norm = p_norm(b, x, 2 if order is None else float(order), reduce_axes(a, node, rank_of(x, node)), _keep(a))
+    order = 2 if order is None else float(order)
+    if rank_of(x, node) == 0:       # a 0-d tensor (dim 0 or -1 allowed): the norm of its one element
+        return [convert(b, reshape(b, p_norm(b, reshape(b, x, [1]), order, [0], False), []), result_et)]
+    norm = p_norm(b, x, order, reduce_axes(a, node, rank_of(x, node)), _keep(a))
     return [convert(b, norm, result_et)]
 
 

@@ -67,6 +67,18 @@ def test_vector_norm_of_input_or_dtype_type(dtype, path, tmp_path):
     check_module(VectorNormTypes(), (X.to(dtype),), tmp_path, path)
 
 
+class ScalarNorms(torch.nn.Module):
+    def forward(self, x):
+        return torch.linalg.vector_norm(x, 2, dim=[0]), torch.linalg.vector_norm(x, 0, dim=0, keepdim=True), \
+            torch.linalg.vector_norm(x, float("inf"), dim=-1), torch.linalg.vector_norm(x, 3.5), x.norm(p=1, dim=0)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_norms_of_a_0d_tensor(path, tmp_path):
+    """PyTorch takes dim 0 or -1 on a 0-d tensor: the norm of its one element (masked.norm's samples)."""
+    check_module(ScalarNorms(), (torch.tensor(-2.5),), tmp_path, path)
+
+
 class AminMax(torch.nn.Module):
     def forward(self, x):
         return torch.aminmax(x), torch.aminmax(x, dim=1), torch.aminmax(x, dim=-1, keepdim=True), x[0, 0].aminmax()
