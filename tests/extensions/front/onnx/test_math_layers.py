@@ -14,7 +14,7 @@ from tests.utils.runtime import assert_close, run_ir  # noqa: E402
 
 _TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
           np.dtype(np.int32): TensorProto.INT32, np.dtype(np.int64): TensorProto.INT64,
-          np.dtype(np.uint8): TensorProto.UINT8}
+          np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8}
 
 
 def build(op_type, inputs, opset=21, dynamic=False, outputs=1, initializers=(), out_dtype=None, **attrs):
@@ -204,3 +204,17 @@ def test_reductions_over_an_empty_axis_give_their_identity(compare, op_type, dty
     """Undefined in OpenVINO's opset: extensions/middle/empty_reductions.py gives what ONNX Runtime gives."""
     compare(op_type, {"x": np.ones((2, 0, 3), dtype)}, opset=18, initializers=[("axes", np.array([1], np.int64))],
             keepdims=0)
+
+
+@pytest.mark.parametrize("op_type", ["Add", "Sub", "Mul"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8], ids=["u8", "i8"])
+def test_8bit_arithmetic_wraps_around(compare, op_type, dtype):
+    """200 + 100 is 44 in uint8, as ONNX Runtime gives (the CPU plugin saturates:
+    extensions/middle/narrow_integer_arithmetic.py)."""
+    a = np.array([0, 1, 5, 200, 255, 128, 77], np.uint8).astype(dtype)
+    b = np.array([3, 0, 4, 100, 2, 130, 200], np.uint8).astype(dtype)
+    compare(op_type, {"a": a, "b": b})
+
+
+def test_int8_negation_wraps_around(compare):
+    compare("Neg", {"x": np.array([0, 1, -5, 127, -128], np.int8)})
