@@ -1,9 +1,10 @@
 """8-bit integer arithmetic that wraps around, as every framework computes it.
 
-NumPy, PyTorch, TensorFlow and ONNX Runtime compute u8/i8 Add, Subtract, Multiply, Negative and
-MatMul modulo 256 (200 + 100 = 44 in u8); OpenVINO's CPU plugin saturates them (255), and refuses
-to compile a Negative of u8. Such ops (image arithmetic left in uint8, PyTorch's integer samples)
-compute in i32 here and are brought back into their type modulo 256, exactly."""
+NumPy, PyTorch, TensorFlow and ONNX Runtime compute u8/i8 Add, Subtract, Multiply, Negative,
+MatMul, Einsum and sums and products over axes modulo 256 (200 + 100 = 44 in u8); OpenVINO's CPU plugin
+saturates them (255), and refuses to compile a Negative of u8. Such ops (image arithmetic left in
+uint8, PyTorch's integer samples) compute in i32 here and are brought back into their type modulo
+256, exactly."""
 from __future__ import annotations
 
 import numpy as np
@@ -22,7 +23,7 @@ class WrapNarrowIntegerArithmetic(Transform):
     left to constant folding (which computes them with NumPy's wrap-around)."""
 
     phase = "middle"
-    ops = ("Add", "Subtract", "Multiply", "Negative", "MatMul")
+    ops = ("Add", "Subtract", "Multiply", "Negative", "MatMul", "Einsum", "ReduceSum", "ReduceProd", "CumSum")
 
     def graph_condition(self, graph) -> bool:
         return any(graph.has_op(op) for op in self.ops)
@@ -37,7 +38,9 @@ class WrapNarrowIntegerArithmetic(Transform):
     @staticmethod
     def _widen(graph, node, dtype: str) -> None:
         b = OpBuilder(graph, node.name)
-        inputs = [convert(b, node.in_port(i).get_source(), "i32") for i in sorted(node.in_ports())]
+        inputs = [node.in_port(i).get_source() for i in sorted(node.in_ports())]
+        data = 1 if node.op in ("ReduceSum", "ReduceProd", "CumSum") else len(inputs)    # not the axes
+        inputs = [convert(b, p, "i32") for p in inputs[:data]] + inputs[data:]
         attrs = {k: node[k] for k in node.op_class.ir_attrs if k in node}
         wide = b.op(node.op, *inputs, **attrs)
         offset = _NARROW[dtype]

@@ -16,7 +16,8 @@ def _expected(dtype: str) -> list[str]:
     (around an Add / Subtract of 128 for i8) and a Convert back."""
     wrap = ["BitwiseAnd"] if dtype == "u8" else ["Add", "BitwiseAnd", "Subtract"]
     ops = ["Reshape", "Reshape"]
-    for op, inputs in (("Add", 2), ("Subtract", 2), ("Multiply", 2), ("Negative", 1), ("MatMul", 2)):
+    for op, inputs in (("Add", 2), ("Subtract", 2), ("Multiply", 2), ("Negative", 1), ("MatMul", 2),
+                       ("ReduceSum", 1), ("CumSum", 1)):
         ops += ["Convert"] * inputs + [op] + wrap + ["Convert"]
     return ops
 
@@ -28,13 +29,14 @@ def test_arithmetic_computes_in_i32_and_wraps(dtype, numpy_type):
         y = b.Parameter(shape=(6,), element_type=dtype, name="y")
         product = b.MatMul(b.Reshape(x, np.array([2, 3], np.int64), special_zero=False),
                            b.Reshape(y, np.array([3, 2], np.int64), special_zero=False))
-        return b.Add(x, y), b.Subtract(y, x), b.Multiply(x, y), b.Negative(x), product
+        return b.Add(x, y), b.Subtract(y, x), b.Multiply(x, y), b.Negative(x), product, \
+            b.ReduceSum(x, np.array([0], np.int64)), b.CumSum(y, np.int64(0))
     graph = assert_rewrite(build, WrapNarrowIntegerArithmetic, [X.astype(numpy_type), Y.astype(numpy_type)],
                            expect_ops=_expected(dtype))
-    for op in ("Add", "Subtract", "Multiply", "Negative", "MatMul"):
+    for op in ("Add", "Subtract", "Multiply", "Negative", "MatMul", "ReduceSum", "CumSum"):
         kept = [n for n in graph.nodes_by_op(op) if n.out_port(0).data.get_dtype() == dtype]
         assert not kept, op
-    assert len(graph.nodes_by_op("BitwiseAnd")) == 5
+    assert len(graph.nodes_by_op("BitwiseAnd")) == 7
 
 
 def test_wider_types_stay():
