@@ -170,6 +170,11 @@ GAMMA_TERMS = 160    # iterations of the incomplete gamma's series / continued f
 TINY = 1e-30         # the continued fraction's guard against a zero denominator (modified Lentz)
 
 
+def _away_from_zero(b, v, c):
+    """``v`` with values nearer 0 than TINY replaced by TINY (the continued fraction's guard)."""
+    return b.Select(b.Less(b.Abs(v), c(TINY)), c(TINY), v)
+
+
 def regularized_gamma(node, b, s, x, c, upper: bool):
     """The regularized incomplete gamma P(s, x) = gamma(s, x) / Gamma(s) (``upper``: Q = 1 - P)
     with PyTorch's values at the edges. Where x < s + 1, P by its power series
@@ -185,8 +190,7 @@ def regularized_gamma(node, b, s, x, c, upper: bool):
     prefix = b.Exp(b.Subtract(b.Subtract(b.Multiply(ss, b.Log(xx)), xx), log_gamma(b, ss, c)))
     one = b.Add(b.Multiply(xx, c(0)), c(1))
     denominator = b.Add(b.Subtract(xx, ss), c(1))                      # x + 1 - s
-    guarded = lambda bb, v, cc: bb.Select(bb.Less(bb.Abs(v), cc(TINY)), cc(TINY), v)  # noqa: E731
-    d0 = b.Divide(c(1), guarded(b, denominator, c))
+    d0 = b.Divide(c(1), _away_from_zero(b, denominator, c))
 
     def step(bb, k, carried, invariant):
         term, total, lentz_c, lentz_d, fraction = carried
@@ -196,8 +200,8 @@ def regularized_gamma(node, b, s, x, c, upper: bool):
         term = bb.Multiply(term, bb.Divide(x_, bb.Add(s_, n)))
         numerator = bb.Multiply(bb.Negative(n), bb.Subtract(n, s_))            # -n (n - s)
         base = bb.Add(bb.Add(bb.Subtract(x_, s_), cc(1)), bb.Multiply(cc(2), n))   # x + 2n + 1 - s
-        lentz_d = bb.Divide(cc(1), guarded(bb, bb.Add(bb.Multiply(numerator, lentz_d), base), cc))
-        lentz_c = guarded(bb, bb.Add(base, bb.Divide(numerator, lentz_c)), cc)
+        lentz_d = bb.Divide(cc(1), _away_from_zero(bb, bb.Add(bb.Multiply(numerator, lentz_d), base), cc))
+        lentz_c = _away_from_zero(bb, bb.Add(base, bb.Divide(numerator, lentz_c)), cc)
         return [term, bb.Add(total, term), lentz_c, lentz_d, bb.Multiply(fraction, bb.Multiply(lentz_c, lentz_d))]
     _, total, _, _, fraction = column_loop(b, node, b.const(np.int64(GAMMA_TERMS)),
                                            [one, one, b.Multiply(one, c(1 / TINY)), d0, d0], [ss, xx], step,
@@ -218,7 +222,7 @@ def regularized_gamma(node, b, s, x, c, upper: bool):
     invalid = b.LogicalOr(b.LogicalOr(b.Less(s, c(0)), b.Less(x, c(0))),
                           b.LogicalOr(b.LogicalAnd(b.Equal(s, c(0)), b.Equal(x, c(0))),
                                       b.LogicalAnd(b.Equal(s, c(np.inf)), b.Equal(x, c(np.inf)))))
-    invalid = b.LogicalOr(invalid, b.LogicalOr(b.NotEqual(s, s), b.NotEqual(x, x)))
+    invalid = b.LogicalOr(invalid, b.LogicalOr(b.IsNaN(s), b.IsNaN(x)))
     return b.Select(invalid, c(np.nan), value)
 
 
@@ -567,7 +571,7 @@ def airy_ai(node, b, x, c):
                            b.Multiply(c(math.sqrt(math.pi)), b.Sqrt(b.Sqrt(low))))
     result = b.Select(b.GreaterEqual(x, c(AIRY_POSITIVE)), decaying,
                       b.Select(b.LessEqual(x, c(AIRY_NEGATIVE)), oscillating, series))
-    undefined = b.LogicalOr(b.Equal(b.Abs(x), c(np.inf)), b.NotEqual(x, x))       # infinities and NaN
+    undefined = b.LogicalOr(b.IsInf(x), b.IsNaN(x))
     return b.Select(undefined, c(np.nan), result)
 
 
